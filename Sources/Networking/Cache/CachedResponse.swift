@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+
+/// A stored response with what is needed to judge its freshness and to revalidate it.
+public struct CachedResponse: Sendable, Codable, Equatable {
+    /// The status code.
+    public var statusCode: Int
+    /// The header fields as name/value pairs, in order.
+    public var headers: [Header]
+    /// The body.
+    public var body: Data
+    /// When the request that fetched it was sent.
+    public var requestDate: Date
+    /// When its response arrived.
+    public var responseDate: Date
+    /// The request's values of the headers named in `Vary` (lower-cased names; `nil` if absent).
+    public var varyValues: [String: String?]
+
+    /// One header field.
+    public struct Header: Sendable, Codable, Equatable {
+        /// The name as received.
+        public var name: String
+        /// The value.
+        public var value: String
+    }
+
+    /// Makes an entry from a response and the times of its exchange.
+    init(response: TransportResponse, requestDate: Date, responseDate: Date, varyValues: [String: String?]) {
+        statusCode = response.status.code
+        headers = response.headerFields.map { Header(name: $0.name.rawName, value: $0.value) }
+        body = response.body
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+        self.varyValues = varyValues
+    }
+
+    /// The header fields in swift-http-types form.
+    var headerFields: HTTPFields {
+        var fields = HTTPFields()
+        for header in headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return fields
+    }
+
+    /// The response to hand to a caller.
+    var transportResponse: TransportResponse {
+        TransportResponse(head: HTTPResponse(status: .init(code: statusCode), headerFields: headerFields), body: body)
+    }
+
+    /// The bytes this entry costs in memory, roughly: the body plus its headers.
+    var cost: Int {
+        headers.reduce(body.count + 64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 16 }
+    }
+
+    /// The first value of the named header, case-insensitively.
+    func value(of name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Replaces stored headers with those of a `304 Not Modified` (RFC 9111 §4.3.4), keeping the body.
+    mutating func refresh(with notModified: HTTPFields, requestDate: Date, responseDate: Date) {
+        let skipped: Set<String> = ["content-length", "content-encoding", "transfer-encoding"]
+        var replacements: [String: [String]] = [:]
+        var order: [String] = []
+        for field in notModified where !skipped.contains(field.name.canonicalName) {
+            let key = field.name.canonicalName
+            if replacements[key] == nil { order.append(key) }
+            replacements[key, default: []].append(field.value)
+        }
+        var kept = headers.filter { replacements[$0.name.lowercased()] == nil }
+        for key in order {
+            for value in replacements[key] ?? [] { kept.append(Header(name: key, value: value)) }
+        }
+        headers = kept
+        self.requestDate = requestDate
+        self.responseDate = responseDate
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import HTTPTypes
+
+/// Everything that can go wrong with a request, as cases a caller can act on.
+///
+/// `description` is a sentence for a person; it never contains tokens or other header values.
+public enum NetworkError: Error, Sendable, CustomStringConvertible {
+    /// The server could not be reached (refused, unreachable, reset before an answer).
+    case noConnection(reason: String)
+    /// The request took longer than its timeout.
+    case timedOut
+    /// The task that made the request was cancelled.
+    case cancelled
+    /// The server answered with a status outside 2xx.
+    case httpStatus(HTTPStatusFailure)
+    /// The response body did not decode to the expected type.
+    case decodingFailed(DecodingFailure)
+    /// The request could not be built.
+    case requestBuildFailed(RequestBuildError)
+    /// The response body was larger than the client accepts.
+    case responseTooLarge(limit: Int)
+    /// The session is over (the refresh token was refused); the user must sign in again.
+    case sessionExpired
+    /// Any other transport failure, described.
+    case transport(reason: String)
+
+    /// A sentence for a person.
+    public var description: String {
+        switch self {
+        case .noConnection(let reason):
+            "Could not connect to the server (\(reason)). Check that it is running and reachable."
+        case .timedOut:
+            "The server did not answer in time."
+        case .cancelled:
+            "The request was cancelled."
+        case .httpStatus(let failure):
+            failure.description
+        case .decodingFailed(let failure):
+            failure.description
+        case .requestBuildFailed(let error):
+            "The request could not be built: \(error.description)."
+        case .responseTooLarge(let limit):
+            "The response was larger than the \(limit) bytes this client accepts."
+        case .sessionExpired:
+            "Your session has ended. Please sign in again."
+        case .transport(let reason):
+            "The request failed: \(reason)."
+        }
+    }
+
+    /// The HTTP status, when the server answered.
+    public var status: HTTPResponse.Status? {
+        if case .httpStatus(let failure) = self { failure.status } else { nil }
+    }
+
+    /// The server's error code (`"username_taken"`), when it sent one.
+    public var serverCode: String? {
+        if case .httpStatus(let failure) = self { failure.serverError?.code } else { nil }
+    }
+}
+
+extension NetworkError: LocalizedError {
+    /// The same sentence as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// A non-2xx answer: its status, headers, raw body and, when present, the server's JSON error.
+public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
+    /// The status.
+    public var status: HTTPResponse.Status
+    /// The response header fields.
+    public var headerFields: HTTPFields
+    /// The raw body.
+    public var body: Data
+    /// The decoded `{"error": {"code", "message"}}` body, when the server sent one.
+    public var serverError: ServerError?
+
+    /// Makes a failure from a response.
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, serverError: ServerError?) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+        self.serverError = serverError
+    }
+
+    /// The wait the server asked for in `Retry-After`, if any.
+    public var retryAfter: Duration? {
+        headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: Date()) }
+    }
+
+    /// A sentence for a person: the server's own message when there is one.
+    public var description: String {
+        if let serverError {
+            return "\(serverError.message) (HTTP \(status.code), \(serverError.code))"
+        }
+        return "The server answered \(status.code) \(status.reasonPhrase)."
+    }
+}
+
+/// The error a server puts in its body: `{"error": {"code": "snake_case", "message": "sentence"}}`.
+public struct ServerError: Sendable, Hashable, Codable {
+    /// A stable machine-readable code.
+    public var code: String
+    /// A sentence for a person.
+    public var message: String
+
+    /// Makes an error body.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    private struct Envelope: Decodable {
+        var error: ServerError
+    }
+
+    /// Decodes the envelope `{"error": {...}}`; `nil` when the body is not of that shape.
+    public static func decode(from body: Data) -> ServerError? {
+        guard !body.isEmpty else { return nil }
+        return try? JSONDecoder().decode(Envelope.self, from: body).error
+    }
+}
+
+/// A body that did not decode, with the path to the field that was wrong.
+public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The expected type.
+    public var type: String
+    /// The path to the bad field, like `items[2].priceCents`; empty for the top level.
+    public var path: String
+    /// What was wrong there.
+    public var reason: String
+
+    /// Makes a failure from its parts.
+    public init(type: String, path: String, reason: String) {
+        self.type = type
+        self.path = path
+        self.reason = reason
+    }
+
+    /// Describes a `DecodingError` for `type`, naming the path of the bad field.
+    public init(type: Any.Type, error: any Error) {
+        self.type = String(describing: type)
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            path = Self.render(context.codingPath + [key])
+            reason = "the field is missing"
+        case DecodingError.typeMismatch(let expected, let context):
+            path = Self.render(context.codingPath)
+            reason = "expected \(expected): \(context.debugDescription)"
+        case DecodingError.valueNotFound(let expected, let context):
+            path = Self.render(context.codingPath)
+            reason = "expected \(expected) but found null"
+        case DecodingError.dataCorrupted(let context):
+            path = Self.render(context.codingPath)
+            reason = context.debugDescription
+        default:
+            path = ""
+            reason = "\(error)"
+        }
+    }
+
+    /// A sentence for a person.
+    public var description: String {
+        let place = path.isEmpty ? "" : " at \(path)"
+        return "The response could not be read as \(type)\(place): \(reason)."
+    }
+
+    static func render(_ codingPath: [any CodingKey]) -> String {
+        var rendered = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                rendered += "[\(index)]"
+            } else {
+                rendered += rendered.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return rendered
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Performs built requests: interceptors, cache, transport, retry, status validation and logging.
+///
+/// One performer sits under every controller (seed 001/003's `NetworkRequestPerformer`): the
+/// authenticated and non-authenticated controllers differ in what they put on a request, never in
+/// how it is sent. It is a value type holding only `Sendable` collaborators and can be shared freely.
+public struct NetworkRequestPerformer: Sendable {
+    /// Sends the bytes.
+    public var transport: any HTTPTransport
+    /// Run in order before sending and in reverse after receiving.
+    public var interceptors: [any RequestInterceptor]
+    /// The response cache; `nil` for none.
+    public var cache: HTTPCache?
+    /// How requests are retried unless a request says otherwise.
+    public var retryPolicy: RetryPolicy
+    /// How long one attempt may take unless a request says otherwise.
+    public var timeout: Duration
+    /// The largest response body accepted.
+    public var maxResponseBytes: Int
+    /// Where exchanges are logged: method, path, status, duration at `debug`; redacted headers at `trace`.
+    public var logger: Logger
+
+    /// Waits between attempts; replaceable in tests.
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// Draws jitter; replaceable in tests.
+    var random: @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+
+    /// Makes a performer.
+    public init(
+        transport: any HTTPTransport = AsyncHTTPClientTransport(),
+        interceptors: [any RequestInterceptor] = [],
+        cache: HTTPCache? = nil,
+        retryPolicy: RetryPolicy = .default,
+        timeout: Duration = .seconds(30),
+        maxResponseBytes: Int = 64 << 20,
+        logger: Logger = Logger(label: "bazaar.networking")
+    ) {
+        self.transport = transport
+        self.interceptors = interceptors
+        self.cache = cache
+        self.retryPolicy = retryPolicy
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.logger = logger
+    }
+
+    /// Per-request choices that override the performer's defaults.
+    public struct Options: Sendable {
+        /// How this request may use the cache.
+        public var cachePolicy: CachePolicy
+        /// How this request is retried; `nil` for the performer's policy.
+        public var retryPolicy: RetryPolicy?
+        /// How long one attempt may take; `nil` for the performer's timeout.
+        public var timeout: Duration?
+        /// The cache partition (the signed-in user's, for one); `nil` for the shared partition.
+        public var cachePartition: String?
+        /// Receives upload and download progress.
+        public var progress: ProgressHandler?
+
+        /// Makes options.
+        public init(
+            cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
+            cachePartition: String? = nil, progress: ProgressHandler? = nil
+        ) {
+            self.cachePolicy = cachePolicy
+            self.retryPolicy = retryPolicy
+            self.timeout = timeout
+            self.cachePartition = cachePartition
+            self.progress = progress
+        }
+    }
+
+    /// Performs `request` and returns its successful (2xx) response.
+    ///
+    /// - Throws: ``NetworkError``: `httpStatus` for any other status (with the server's error body
+    ///   decoded), or the transport's failure after retries ran out.
+    public func perform(_ request: TransportRequest, options: Options = Options()) async throws(NetworkError)
+        -> TransportResponse
+    {
+        let started = ContinuousClock.now
+        var request = request
+        for interceptor in interceptors {
+            do {
+                request = try await interceptor.adapt(request)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw .requestBuildFailed(.interceptorFailed(reason: "\(error)"))
+            }
+        }
+
+        var outgoing = request
+        var staleEntry: CachedResponse?
+        switch cache?.lookup(request, partition: options.cachePartition, policy: options.cachePolicy) ?? .miss {
+        case .fresh(let response):
+            log(request, response: response, started: started, note: "cache hit")
+            await notify(response, for: request)
+            return response
+        case .stale(let entry, let conditional):
+            staleEntry = entry
+            for field in conditional { outgoing.head.headerFields[field.name] = field.value }
+        case .miss:
+            break
+        }
+
+        let requestDate = cache?.currentDate ?? Date()
+        let (received, attempts) = try await sendRetrying(outgoing, options: options, started: started)
+        var response = received
+        if let cache {
+            let responseDate = cache.currentDate
+            if response.status.code == 304, let staleEntry {
+                response = cache.revalidated(
+                    staleEntry, notModified: response, for: request, partition: options.cachePartition,
+                    requestDate: requestDate, responseDate: responseDate)
+            } else if response.status.kind == .successful {
+                if request.head.method.isUnsafe {
+                    cache.invalidate(request, partition: options.cachePartition)
+                }
+                cache.store(
+                    response, for: request, partition: options.cachePartition, policy: options.cachePolicy,
+                    requestDate: requestDate, responseDate: responseDate)
+            }
+        }
+        let note = staleEntry == nil ? "attempts: \(attempts)" : "revalidated, attempts: \(attempts)"
+        log(request, response: response, started: started, note: note)
+        await notify(response, for: request)
+
+        guard response.status.kind == .successful else {
+            throw .httpStatus(
+                HTTPStatusFailure(
+                    status: response.status, headerFields: response.headerFields, body: response.body,
+                    serverError: ServerError.decode(from: response.body)))
+        }
+        return response
+    }
+
+    // MARK: - Retry
+
+    private func sendRetrying(_ request: TransportRequest, options: Options, started: ContinuousClock.Instant)
+        async throws(NetworkError) -> (TransportResponse, Int)
+    {
+        let policy = options.retryPolicy ?? retryPolicy
+        let transfer = TransferOptions(
+            timeout: options.timeout ?? timeout, maxResponseBytes: maxResponseBytes, progress: options.progress)
+        let canRetry = RetryRules.mayRetry(request)
+        var attempt = 1
+        var waited = Duration.zero
+        while true {
+            let outcome: Result<TransportResponse, NetworkError>
+            do {
+                outcome = .success(try await transport.send(request, options: transfer))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard canRetry, attempt < policy.maxAttempts,
+                let delay = RetryRules.delay(
+                    after: outcome, policy: policy, retry: attempt, waited: waited, now: Date(), random: random)
+            else {
+                return (try outcome.get(), attempt)
+            }
+            logger.debug(
+                "retrying request",
+                metadata: [
+                    "method": "\(request.head.method.rawValue)",
+                    "path": "\(Redaction.path(request.head.path ?? ""))",
+                    "attempt": "\(attempt + 1)",
+                    "delay_ms": "\(delay.milliseconds)",
+                ])
+            do {
+                try await sleep(delay)
+            } catch {
+                throw .cancelled
+            }
+            waited += delay
+            attempt += 1
+        }
+    }
+
+    // MARK: - Observers
+
+    private func notify(_ response: TransportResponse, for request: TransportRequest) async {
+        for interceptor in interceptors.reversed() {
+            await interceptor.didReceive(response, for: request)
+        }
+    }
+
+    private func log(_ request: TransportRequest, response: TransportResponse, started: ContinuousClock.Instant, note: String)
+    {
+        guard logger.logLevel <= .debug else { return }
+        let elapsed = ContinuousClock.now - started
+        logger.debug(
+            "\(request.head.method.rawValue) \(Redaction.path(request.head.path ?? "")) → \(response.status.code)",
+            metadata: [
+                "duration_ms": "\(elapsed.milliseconds)",
+                "note": "\(note)",
+            ])
+        if logger.logLevel <= .trace {
+            logger.trace(
+                "exchange",
+                metadata: [
+                    "request_headers": "\(Redaction.headers(request.head.headerFields))",
+                    "response_headers": "\(Redaction.headers(response.headerFields))",
+                    "response_body": "\(Redaction.body(response.body))",
+                ])
+        }
+    }
+}
+
+extension HTTPRequest.Method {
+    /// Whether a successful response to this method invalidates cached responses for its URL.
+    var isUnsafe: Bool { ![.get, .head, .options, .trace].contains(self) }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

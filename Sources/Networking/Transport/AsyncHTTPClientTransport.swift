@@ -1,0 +1,172 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+
+/// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
+///
+/// Uses one process-wide client unless given another, so the connection pool is reused across
+/// requests. That client does not retry failed connection attempts itself (AsyncHTTPClient's default
+/// would keep trying until the deadline, turning "server down" into a slow timeout): the
+/// performer's ``RetryPolicy`` decides about retries, with backoff, in one place.
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    private let client: HTTPClient
+
+    /// The kit's shared client: lives for the whole process, so it is never shut down.
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// Makes a transport over `client` (the kit's shared client by default).
+    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
+        self.client = client
+    }
+
+    /// Sends `request`; the whole exchange, body included, is bounded by `options.timeout`.
+    public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
+        -> TransportResponse
+    {
+        guard let url = request.url else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.head.headerFields.count)
+        for field in request.head.headerFields {
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers = headers
+        if let body = request.body {
+            outgoing.body = Self.clientBody(body, progress: options.progress)
+        }
+        let client = self.client
+        let request = outgoing
+        do {
+            // AsyncHTTPClient's deadline covers the response head only; the race bounds the body too.
+            return try await Deadline.run(within: options.timeout) {
+                try await Self.exchange(request, client: client, options: options)
+            }
+        } catch {
+            throw Self.map(error)
+        }
+    }
+
+    private static func exchange(_ outgoing: HTTPClientRequest, client: HTTPClient, options: TransferOptions)
+        async throws -> TransportResponse
+    {
+        let response = try await client.execute(outgoing, timeout: TimeAmount(options.timeout))
+        let expected = response.headers.first(name: "content-length").flatMap(Int64.init)
+        if let expected, expected > options.maxResponseBytes {
+            throw NetworkError.responseTooLarge(limit: options.maxResponseBytes)
+        }
+        var buffer = ByteBuffer()
+        if let expected { buffer.reserveCapacity(Int(expected)) }
+        for try await chunk in response.body {
+            guard buffer.readableBytes + chunk.readableBytes <= options.maxResponseBytes else {
+                throw NetworkError.responseTooLarge(limit: options.maxResponseBytes)
+            }
+            var chunk = chunk
+            buffer.writeBuffer(&chunk)
+            options.progress?(
+                TransferProgress(direction: .download, completedBytes: Int64(buffer.readableBytes), totalBytes: expected))
+        }
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) {
+                fields.append(HTTPField(name: name, value: header.value))
+            }
+        }
+        let head = HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+        return TransportResponse(head: head, body: Data(buffer: buffer, byteTransferStrategy: .noCopy))
+    }
+
+    private static func clientBody(_ body: HTTPBody, progress: ProgressHandler?) -> HTTPClientRequest.Body {
+        let length: HTTPClientRequest.Body.Length = body.length.map { .known($0) } ?? .unknown
+        if progress == nil, case .bytes(let data) = body.storage {
+            return .bytes(ByteBuffer(bytes: data))
+        }
+        let total = body.length
+        let chunks = body.chunks().map { data -> ByteBuffer in ByteBuffer(bytes: data) }
+        guard let progress else { return .stream(chunks, length: length) }
+        let counted = ProgressCountingSequence(base: chunks, total: total, report: progress)
+        return .stream(counted, length: length)
+    }
+
+    /// Maps AsyncHTTPClient and NIO errors to the kit's cases.
+    static func map(_ error: any Error) -> NetworkError {
+        switch error {
+        case let error as NetworkError:
+            return error
+        case is CancellationError:
+            return .cancelled
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout:
+                return .timedOut
+            case .cancelled:
+                return .cancelled
+            case .remoteConnectionClosed:
+                return .noConnection(reason: "the server closed the connection")
+            default:
+                return .transport(reason: "\(error)")
+            }
+        case let error as NIOConnectionError:
+            return .noConnection(reason: Self.connectionReason(error))
+        case let error as IOError:
+            return .noConnection(reason: error.description)
+        case is ChannelError:
+            return .noConnection(reason: "\(error)")
+        default:
+            if Task.isCancelled { return .cancelled }
+            return .transport(reason: "\(error)")
+        }
+    }
+
+    private static func connectionReason(_ error: NIOConnectionError) -> String {
+        if let first = error.connectionErrors.first {
+            return "\(first.target): \(first.error)"
+        }
+        return "\(error.host):\(error.port) unreachable"
+    }
+}
+
+/// Wraps a body's chunks and reports upload progress as the transport pulls each one.
+struct ProgressCountingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+
+    let base: Base
+    let total: Int64?
+    let report: ProgressHandler
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        var sent: Int64 = 0
+        let total: Int64?
+        let report: ProgressHandler
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            sent += Int64(chunk.readableBytes)
+            report(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: total))
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), total: total, report: report)
+    }
+}
+
+extension TimeAmount {
+    /// The same span in NIO's units.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

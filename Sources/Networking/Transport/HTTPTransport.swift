@@ -1,0 +1,61 @@
+/// Sends one request and returns the whole response: the seam between the kit and an HTTP stack.
+///
+/// Implementations: ``AsyncHTTPClientTransport`` (the default on Linux) and ``URLSessionTransport``.
+/// A transport maps its own failures to ``NetworkError`` (`noConnection`, `timedOut`, `cancelled`,
+/// `responseTooLarge`, `transport`); cancelling the calling task cancels the request.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response, whatever its status.
+    func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError) -> TransportResponse
+}
+
+/// Per-request settings a transport honours.
+public struct TransferOptions: Sendable {
+    /// The most time the whole exchange may take, body included.
+    public var timeout: Duration
+    /// The largest response body accepted.
+    public var maxResponseBytes: Int
+    /// Called as bytes go out and come in; `nil` when nobody is watching.
+    public var progress: ProgressHandler?
+
+    /// Makes options.
+    public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20, progress: ProgressHandler? = nil) {
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.progress = progress
+    }
+}
+
+/// Receives progress reports for one request.
+public typealias ProgressHandler = @Sendable (TransferProgress) -> Void
+
+/// How far a transfer has come in one direction.
+public struct TransferProgress: Sendable, Hashable {
+    /// Which way the bytes move.
+    public enum Direction: Sendable, Hashable {
+        /// The request body going out.
+        case upload
+        /// The response body coming in.
+        case download
+    }
+
+    /// Which way the bytes move.
+    public var direction: Direction
+    /// Bytes moved so far.
+    public var completedBytes: Int64
+    /// All bytes to move, when known.
+    public var totalBytes: Int64?
+
+    /// Makes a report.
+    public init(direction: Direction, completedBytes: Int64, totalBytes: Int64?) {
+        self.direction = direction
+        self.completedBytes = completedBytes
+        self.totalBytes = totalBytes
+    }
+
+    /// The share done, from 0 to 1, when the total is known.
+    public var fractionCompleted: Double? {
+        guard let totalBytes else { return nil }
+        guard totalBytes > 0 else { return 1 }
+        return min(1, Double(completedBytes) / Double(totalBytes))
+    }
+}

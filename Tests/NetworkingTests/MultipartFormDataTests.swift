@@ -1,0 +1,93 @@
+import Foundation
+import Networking
+import Testing
+
+@Suite("Multipart form data")
+struct MultipartFormDataTests {
+    @Test("text and file parts are encoded byte for byte as RFC 7578 describes")
+    func encodesPartsExactly() async throws {
+        var form = MultipartFormData(boundary: "XyZ")
+        form.append("Ada", name: "name")
+        form.append(Data("PNG".utf8), name: "photo", filename: "me \"1\".png", mediaType: .png)
+        let body = try form.encoded()
+        let expected =
+            "--XyZ\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nAda\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me %221%22.png\"\r\n"
+            + "Content-Type: image/png\r\n\r\nPNG\r\n--XyZ--\r\n"
+        #expect(try await body.collect() == Data(expected.utf8))
+        #expect(body.length == Int64(expected.utf8.count))
+        #expect(form.mediaType.rawValue == "multipart/form-data; boundary=XyZ")
+    }
+
+    @Test("a file part is streamed from disk in chunks and its length is known up front")
+    func streamsFileParts() async throws {
+        let file = try TemporaryFile(bytes: 300_000)
+        var form = MultipartFormData(boundary: "b")
+        form.appendFile(at: file.url, name: "file", mediaType: .octetStream)
+        let body = try form.encoded()
+        var chunks = 0
+        var total = 0
+        for try await chunk in body.chunks() {
+            chunks += 1
+            total += chunk.count
+        }
+        #expect(chunks > 4, "a 300 kB file arrives in several chunks, not at once")
+        #expect(Int64(total) == body.length)
+        let collected = try await body.collect()
+        #expect(collected.range(of: try Data(contentsOf: file.url)) != nil)
+    }
+
+    @Test("the stream can be read again from the start, as a retry needs")
+    func streamIsReplayable() async throws {
+        let file = try TemporaryFile(bytes: 100_000)
+        var form = MultipartFormData(boundary: "b")
+        form.appendFile(at: file.url, name: "file")
+        let body = try form.encoded()
+        let first = try await body.collect()
+        let second = try await body.collect()
+        #expect(first == second)
+        #expect(Int64(first.count) == body.length)
+    }
+
+    @Test("a missing file is a typed error naming the file")
+    func missingFileIsTypedError() {
+        var form = MultipartFormData()
+        form.appendFile(at: URL(fileURLWithPath: "/nonexistent/photo.jpg"), name: "photo")
+        #expect {
+            try form.encoded()
+        } throws: { error in
+            guard case RequestBuildError.unreadableFile(let path, _) = error else { return false }
+            return path == "/nonexistent/photo.jpg"
+        }
+    }
+
+    @Test("a real server receives exactly the encoded length of a streamed upload")
+    func serverReceivesWholeUpload() async throws {
+        try await KitFixture.with { fixture in
+            let file = try TemporaryFile(bytes: 2_000_000)
+            var form = MultipartFormData()
+            form.append("caption", name: "caption")
+            form.appendFile(at: file.url, name: "file", mediaType: .jpeg)
+            let expected = try form.encoded().length
+            let request = Send<[String: Int]>(path: "/upload", method: .post, parameters: .multipart(form))
+            let answer = try await fixture.client().send(request)
+            #expect(answer["bytes"].map(Int64.init) == expected)
+        }
+    }
+}
+
+/// A file of `bytes` pseudo-random bytes in the temporary folder, removed when released.
+final class TemporaryFile: Sendable {
+    let url: URL
+
+    init(bytes: Int) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-test-\(UUID().uuidString)")
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try data.write(to: url)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Networking
+import Synchronization
+import Testing
+
+/// The two transports every behaviour here is proven on.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case asyncHTTPClient
+    case urlSession
+
+    var transport: any HTTPTransport {
+        switch self {
+        case .asyncHTTPClient: AsyncHTTPClientTransport()
+        case .urlSession: URLSessionTransport()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// Collects progress reports from a transfer.
+final class ProgressLog: Sendable {
+    private let reports = Mutex([TransferProgress]())
+    var all: [TransferProgress] { reports.withLock { $0 } }
+    func record(_ progress: TransferProgress) { reports.withLock { $0.append(progress) } }
+}
+
+@Suite("HTTP transports", .timeLimit(.minutes(1)))
+struct TransportTests {
+    @Test("sends method, headers, query and JSON body, and reads the answer", arguments: TransportKind.allCases)
+    func roundTrip(kind: TransportKind) async throws {
+        try await KitFixture.with { fixture in
+            let request = Send<Echo>(
+                path: "/echo", method: .patch, parameters: .json(["name": "Ada"], query: ["q": "a b"]),
+                headers: ["X-Trace": "t-1"])
+            let echo = try await fixture.client(transport: kind.transport).send(request)
+            #expect(echo.method == "PATCH")
+            #expect(echo.rawQuery == "q=a%20b")
+            #expect(echo.headers["x-trace"] == "t-1")
+            #expect(echo.headers["content-type"] == "application/json; charset=utf-8")
+            #expect(echo.body == #"{"name":"Ada"}"#)
+        }
+    }
+
+    @Test("cancelling the task cancels the request mid-response", arguments: TransportKind.allCases)
+    func cancellationStopsRequest(kind: TransportKind) async throws {
+        try await KitFixture.with { fixture in
+            let client = fixture.client(transport: kind.transport, retry: .never)
+            let task = Task { try await client.send(Get<Data>(path: "/slow", query: ["ms": 20_000])) }
+            while fixture.hits.count("slow") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(300))  // the response head and some body have arrived
+            let cancelledAt = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            #expect(ContinuousClock.now - cancelledAt < .seconds(3))
+            guard case .failure(let error) = result, case NetworkError.cancelled = error else {
+                Issue.record("expected cancelled, got \(result)")
+                return
+            }
+        }
+    }
+
+    @Test("a request that outlives its timeout fails with timedOut", arguments: TransportKind.allCases)
+    func timeoutFails(kind: TransportKind) async throws {
+        try await KitFixture.with { fixture in
+            let client = fixture.client(transport: kind.transport, retry: .never, timeout: .milliseconds(500))
+            let started = ContinuousClock.now
+            await #expect {
+                try await client.send(Get<Data>(path: "/slow", query: ["ms": 10_000]))
+            } throws: { error in
+                guard case NetworkError.timedOut = error else { return false }
+                return true
+            }
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test("upload progress is reported and reaches 100%", arguments: TransportKind.allCases)
+    func uploadProgressReachesCompletion(kind: TransportKind) async throws {
+        try await KitFixture.with { fixture in
+            let log = ProgressLog()
+            let payload = Data(repeating: 7, count: 1_000_000)
+            let request = Send<[String: Int]>(path: "/upload", method: .post, parameters: .raw(payload, mediaType: .jpeg))
+            let answer = try await fixture.client(transport: kind.transport).send(request, progress: log.record)
+            #expect(answer["bytes"] == payload.count)
+            let uploads = log.all.filter { $0.direction == .upload }
+            #expect(uploads.count > 1, "progress is reported along the way, not only at the end")
+            #expect(uploads.last?.completedBytes == Int64(payload.count))
+            #expect(uploads.last?.fractionCompleted == 1)
+        }
+    }
+
+    @Test("download progress counts the body as it arrives", arguments: TransportKind.allCases)
+    func downloadProgress(kind: TransportKind) async throws {
+        try await KitFixture.with { fixture in
+            let log = ProgressLog()
+            let body = try await fixture.client(transport: kind.transport)
+                .send(Get<Data>(path: "/big", query: ["bytes": 2_000_000]), progress: log.record)
+            #expect(body.count == 2_000_000)
+            let downloads = log.all.filter { $0.direction == .download }
+            #expect(downloads.last?.completedBytes == 2_000_000)
+            #expect(downloads.last?.totalBytes == 2_000_000)
+        }
+    }
+
+    @Test("an unreachable server is noConnection", arguments: TransportKind.allCases)
+    func unreachableServer(kind: TransportKind) async throws {
+        let port = try await KitFixture.with { $0.baseURL.port ?? 0 }
+        let client = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!,
+            performer: NetworkRequestPerformer(transport: kind.transport, retryPolicy: .never))
+        await #expect {
+            try await client.send(Get<Echo>(path: "/echo"))
+        } throws: { error in
+            guard case NetworkError.noConnection = error else { return false }
+            return true
+        }
+    }
+}
