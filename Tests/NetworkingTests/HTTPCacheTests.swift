@@ -200,6 +200,21 @@ struct HTTPCacheTests {
         }
     }
 
+    @Test("returnCacheElseLoad serves a stale entry, unless it says must-revalidate")
+    func returnCacheElseLoadHonoursMustRevalidate() async throws {
+        try await KitFixture.with { fixture in
+            let client = fixture.client(cache: try cache())
+            _ = try await client.send(Get<Counted>(path: "/cache/max-age/offline"))
+            _ = try await client.send(Get<Counted>(path: "/cache/must-revalidate/offline"))
+            clock.advance(by: 120)
+            let stale = try await client.send(Get<Counted>(path: "/cache/max-age/offline", cachePolicy: .returnCacheElseLoad))
+            let strict = try await client.send(
+                Get<Counted>(path: "/cache/must-revalidate/offline", cachePolicy: .returnCacheElseLoad))
+            #expect(stale["version"] == 1 && fixture.hits.count("max-age-offline") == 1)
+            #expect(strict["version"] == 2 && fixture.hits.count("must-revalidate-offline") == 2)
+        }
+    }
+
     @Test("a successful POST to a URL drops the cached GET of that URL")
     func unsafeMethodInvalidates() async throws {
         try await KitFixture.with { fixture in

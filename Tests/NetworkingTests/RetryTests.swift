@@ -111,6 +111,17 @@ struct RetryTests {
         #expect(jittered.backoff(forRetry: 2, random: { _ in 0.25 }) == .milliseconds(50))
     }
 
+    @Test("HTTP dates parse to the right instant; other forms do not parse")
+    func parsesHTTPDates() {
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT")?.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT")?.timeIntervalSince1970 == 0)
+        #expect(HTTPDate.parse("Tue, 29 Feb 2028 12:00:00 GMT")?.timeIntervalSince1970 == 1_835_438_400)
+        #expect(HTTPDate.parse("Fri, 31 Dec 1999 23:59:59 GMT")?.timeIntervalSince1970 == 946_684_799)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Foo 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("0") == nil)
+    }
+
     @Test("Retry-After reads delta-seconds and HTTP dates")
     func parsesRetryAfter() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT

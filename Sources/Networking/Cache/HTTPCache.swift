@@ -54,7 +54,10 @@ public final class HTTPCache: Sendable {
         if requestControl.noStore || requestControl.noCache { return .miss }
         let key = base.with(variant: Self.variant(names: varyNames(for: base), request: request))
         guard let entry = entry(for: key), Self.varyMatches(entry, request: request) else { return .miss }
-        if policy == .returnCacheElseLoad || Freshness.isFresh(entry, now: now()) {
+        if Freshness.isFresh(entry, now: now()) {
+            return .fresh(entry.transportResponse)
+        }
+        if policy == .returnCacheElseLoad, !CacheControl(entry.value(of: "cache-control")).mustRevalidate {
             return .fresh(entry.transportResponse)
         }
         guard Freshness.canRevalidate(entry) else { return .miss }

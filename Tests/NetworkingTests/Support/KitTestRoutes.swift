@@ -193,6 +193,12 @@ enum KitTestRoutes {
             return try KitTestRoutes.json(["version": 1], headers: [.lastModified: stamp, .cacheControl: "no-cache"])
         }
 
+        router.get("/cache/must-revalidate/{name}") { request, context -> Response in
+            let name = try context.parameters.require("name")
+            let count = hits.hit("must-revalidate-\(name)")
+            return try KitTestRoutes.json(["version": count], headers: [.cacheControl: "max-age=60, must-revalidate"])
+        }
+
         router.get("/cache/no-store/{name}") { request, context -> Response in
             let name = try context.parameters.require("name")
             let count = hits.hit("no-store-\(name)")

@@ -1,0 +1,90 @@
+/// The parts every endpoint shares, whichever controller may send it.
+public struct EndpointDescription: Sendable {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The path below the server's base URL.
+    public var path: String
+    /// The query and body.
+    public var parameters: RequestParameters
+    /// Extra header fields.
+    public var headers: [String: String]
+    /// How the response cache may be used.
+    public var cachePolicy: CachePolicy
+    /// How the request is retried; `nil` for the controller's policy.
+    public var retryPolicy: RetryPolicy?
+    /// How long one attempt may take; `nil` for the controller's timeout.
+    public var timeout: Duration?
+}
+
+/// An endpoint anyone may call: only ``NonAuthenticatedNetworkController`` sends it.
+///
+/// Its authenticated sibling is a different type, so a protected endpoint can never be sent without
+/// a session by mistake: the compiler refuses (seed 001/003).
+public struct NonAuthenticatedEndpoint<Resource: Decodable & Sendable>: APIRequest {
+    /// What is sent.
+    public var spec: EndpointDescription
+
+    /// Describes an endpoint.
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
+        headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
+        timeout: Duration? = nil
+    ) {
+        spec = EndpointDescription(
+            method: method, path: path, parameters: parameters, headers: headers, cachePolicy: cachePolicy,
+            retryPolicy: retryPolicy, timeout: timeout)
+    }
+
+    /// The HTTP method.
+    public var method: HTTPMethod { spec.method }
+    /// The path below the server's base URL.
+    public var path: String { spec.path }
+    /// The query and body.
+    public var parameters: RequestParameters { spec.parameters }
+    /// Extra header fields.
+    public var headers: [String: String] { spec.headers }
+    /// How the response cache may be used.
+    public var cachePolicy: CachePolicy { spec.cachePolicy }
+    /// How the request is retried.
+    public var retryPolicy: RetryPolicy? { spec.retryPolicy }
+    /// How long one attempt may take.
+    public var timeout: Duration? { spec.timeout }
+}
+
+/// An endpoint that needs a signed-in user: only ``AuthenticatedNetworkController`` sends it.
+///
+/// It is not an ``APIRequest``, so it cannot be handed to a plain ``APIClient`` either: the only way
+/// out is through the controller, which adds fresh credentials.
+public struct AuthenticatedEndpoint<Resource: Decodable & Sendable>: Sendable {
+    /// What is sent, before credentials are added.
+    public var spec: EndpointDescription
+
+    /// Describes an endpoint.
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
+        headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
+        timeout: Duration? = nil
+    ) {
+        spec = EndpointDescription(
+            method: method, path: path, parameters: parameters, headers: headers, cachePolicy: cachePolicy,
+            retryPolicy: retryPolicy, timeout: timeout)
+    }
+}
+
+/// An authenticated endpoint with its credentials added, ready for ``APIClient``.
+struct AuthorizedRequest<Resource: Decodable & Sendable>: APIRequest {
+    var spec: EndpointDescription
+    var authorization: String
+
+    var method: HTTPMethod { spec.method }
+    var path: String { spec.path }
+    var parameters: RequestParameters { spec.parameters }
+    var headers: [String: String] {
+        var headers = spec.headers
+        headers["Authorization"] = authorization
+        return headers
+    }
+    var cachePolicy: CachePolicy { spec.cachePolicy }
+    var retryPolicy: RetryPolicy? { spec.retryPolicy }
+    var timeout: Duration? { spec.timeout }
+}

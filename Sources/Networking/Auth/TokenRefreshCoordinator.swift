@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+
+/// Exchanges a refresh token for new tokens. Implemented over a non-authenticated endpoint, so the
+/// refresh call can never wait behind the refresh it performs.
+public protocol TokenRefresher: Sendable {
+    /// Returns new tokens for `refreshToken`, or throws what the server or network said.
+    func refresh(using refreshToken: String) async throws(NetworkError) -> AuthTokens
+}
+
+/// The one place a session's tokens are kept fresh: every authenticated request goes through it.
+///
+/// - Proactive: a token within `margin` of expiry is refreshed before it is used.
+/// - Reactive: after a 401, the request is replayed once with a newer token; if a newer one already
+///   exists (another request refreshed meanwhile) it is used without a second refresh.
+/// - Any number of concurrent callers share one refresh call (single flight).
+/// - A refused refresh (the refresh token is spent, revoked or expired) ends the session: stored
+///   tokens are cleared, every waiting caller gets ``NetworkError/sessionExpired``, and
+///   `onSessionEnded` is called exactly once. A network failure, a 429 or a 5xx during refresh does
+///   not end the session: the callers get that error and the next request tries again.
+public actor TokenRefreshCoordinator {
+    private var tokens: AuthTokens?
+    private var inFlight: Task<Result<AuthTokens, NetworkError>, Never>?
+    private var ended = false
+
+    private let refresher: any TokenRefresher
+    private let store: any TokenStore
+    private let margin: Duration
+    private let now: @Sendable () -> Date
+    private let onSessionEnded: @Sendable () async -> Void
+
+    /// Makes a coordinator for a session that starts with `tokens`.
+    ///
+    /// - Parameters:
+    ///   - margin: how close to expiry a token is refreshed before use.
+    ///   - now: the clock expiry is judged by.
+    ///   - onSessionEnded: called once when the session ends because a refresh was refused.
+    public init(
+        tokens: AuthTokens, refresher: any TokenRefresher, store: any TokenStore,
+        margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },
+        onSessionEnded: @escaping @Sendable () async -> Void = {}
+    ) {
+        self.tokens = tokens
+        self.refresher = refresher
+        self.store = store
+        self.margin = margin
+        self.now = now
+        self.onSessionEnded = onSessionEnded
+    }
+
+    /// Whether the session has ended.
+    public var hasEnded: Bool { ended }
+
+    /// Tokens to use now, refreshed first if they are about to expire.
+    public func validTokens() async throws(NetworkError) -> AuthTokens {
+        if let inFlight { return try await inFlight.value.get() }
+        guard let tokens, !ended else { throw .sessionExpired }
+        if tokens.expires(within: margin, of: now()) {
+            return try await refresh(from: tokens)
+        }
+        return tokens
+    }
+
+    /// Tokens to replay a request with after the server refused `rejected` with a 401.
+    ///
+    /// Returns the current tokens when they are already newer than `rejected`; otherwise refreshes.
+    public func tokens(replacing rejected: AuthTokens) async throws(NetworkError) -> AuthTokens {
+        if let inFlight { return try await inFlight.value.get() }
+        guard let tokens, !ended else { throw .sessionExpired }
+        if tokens.accessToken != rejected.accessToken { return tokens }
+        return try await refresh(from: tokens)
+    }
+
+    /// Ends the session locally (a sign-out): forgets the tokens without calling `onSessionEnded`.
+    public func invalidate() async {
+        ended = true
+        tokens = nil
+        inFlight?.cancel()
+        try? await store.clear()
+    }
+
+    private func refresh(from current: AuthTokens) async throws(NetworkError) -> AuthTokens {
+        if let inFlight { return try await inFlight.value.get() }
+        let task = Task { await self.performRefresh(from: current) }
+        inFlight = task
+        return try await task.value.get()
+    }
+
+    /// Runs once per refresh; every caller awaits its result.
+    private func performRefresh(from current: AuthTokens) async -> Result<AuthTokens, NetworkError> {
+        defer { inFlight = nil }
+        do throws(NetworkError) {
+            let fresh = try await refresher.refresh(using: current.refreshToken)
+            guard !ended else { return .failure(.sessionExpired) }
+            tokens = fresh
+            try? await store.save(fresh)
+            return .success(fresh)
+        } catch {
+            guard Self.endsSession(error) else { return .failure(error) }
+            if !ended {
+                ended = true
+                tokens = nil
+                try? await store.clear()
+                await onSessionEnded()
+            }
+            return .failure(.sessionExpired)
+        }
+    }
+
+    /// Whether a refresh failure means the refresh token itself was refused.
+    static func endsSession(_ error: NetworkError) -> Bool {
+        switch error.status?.code {
+        case 400, 401, 403: true
+        default: error.isSessionExpired
+        }
+    }
+}
+
+extension NetworkError {
+    /// Whether this is ``sessionExpired``.
+    public var isSessionExpired: Bool {
+        if case .sessionExpired = self { true } else { false }
+    }
+}
