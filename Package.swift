@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "Session", targets: ["Session"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -38,6 +39,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "Session",
+            dependencies: ["Networking"],
+            swiftSettings: strict
+        ),
+
         // MARK: Test support (used only by test targets)
         .target(
             name: "TestSupport",
@@ -58,6 +65,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionTests",
+            dependencies: ["Session", "Networking", "TestSupport"],
             swiftSettings: strict
         ),
     ],
