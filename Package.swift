@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "Session", targets: ["Session"]),
+        .library(name: "Dependencies", targets: ["Dependencies"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: Client kit (Core Service)
@@ -45,12 +47,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "Dependencies",
+            swiftSettings: strict
+        ),
+
         // MARK: Test support (used only by test targets)
         .target(
             name: "TestSupport",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -70,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "SessionTests",
             dependencies: ["Session", "Networking", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DependenciesTests",
+            dependencies: ["Dependencies"],
             swiftSettings: strict
         ),
     ],

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Runs a real Hummingbird application on 127.0.0.1 with a free port for the length of a test.
 ///
@@ -50,10 +51,12 @@ public enum TestServer {
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
         }
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quietLogger(label: "test-services")))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { continuation.finish() }
-                try await app.run()
+                try await services.run()
             }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0,
@@ -62,11 +65,14 @@ public enum TestServer {
                 group.cancelAll()
                 throw HarnessError.didNotStart
             }
+            // A graceful shutdown lets requests in flight finish, as in production.
             do {
                 let result = try await body(url)
-                group.cancelAll()
+                await services.triggerGracefulShutdown()
+                try await group.waitForAll()
                 return result
             } catch {
+                await services.triggerGracefulShutdown()
                 group.cancelAll()
                 throw error
             }
