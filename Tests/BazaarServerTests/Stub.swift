@@ -1,0 +1,4 @@
+import Testing
+import Yams
+import WSClient
+import TestSupport
