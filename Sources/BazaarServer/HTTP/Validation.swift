@@ -8,7 +8,7 @@ enum Validation {
     static func username(_ value: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
         guard (3...32).contains(value.unicodeScalars.count), value.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw APIError.invalidField("username", "must be 3-32 characters of a-z, 0-9, _ and .")
+            throw APIError.invalidField("username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
         }
     }
 

@@ -1,4 +1,0 @@
-import Testing
-import Yams
-import WSClient
-import TestSupport
