@@ -31,9 +31,24 @@ public enum BazaarJSON {
         return decoder
     }
 
-    /// Formats a date the way the contract writes it: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
+    /// Formats a date the way the contract writes it: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, rounded
+    /// to the nearest millisecond (so the same instant always prints the same text).
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(fractionalStyle)
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = millis / 1000
+        var fraction = millis % 1000
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1000
+        }
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(wholeSecondStyle)
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    /// The date rounded to the nearest millisecond, the precision the contract carries.
+    public static func roundedToMillis(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(Int64((date.timeIntervalSince1970 * 1000).rounded())) / 1000)
     }
 
     /// Parses an ISO 8601 date with or without fractional seconds; `nil` when it is not one.

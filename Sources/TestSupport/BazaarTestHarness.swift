@@ -24,12 +24,14 @@ public enum BazaarTestHarness {
     public static func withServer<Result: Sendable>(
         configuration: BazaarServerConfiguration? = nil,
         clock: TestClock? = nil,
+        logger: Logger? = nil,
         _ body: (BazaarTestClient) async throws -> Result
     ) async throws -> Result {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let configuration = configuration ?? Self.configuration(directory: directory, clock: clock)
-        let server = try await BazaarServer(configuration: configuration, logger: TestServer.quietLogger(label: "bazaar-test"))
+        let server = try await BazaarServer(
+            configuration: configuration, logger: logger ?? TestServer.quietLogger(label: "bazaar-test"))
         return try await TestServer.run(makeApplication: { onRunning in server.makeApplication(onServerRunning: onRunning) }) { url in
             try await body(BazaarTestClient(baseURL: url))
         }

@@ -28,6 +28,15 @@ struct ResourceJSONTests {
         #expect(encoded.contains(#""createdAt":"2026-11-22T03:22:12.000Z""#))
     }
 
+    @Test func datesAreWrittenRoundedToTheNearestMillisecond() throws {
+        let encoder = BazaarJSON.makeEncoder()
+        let early = try encoder.encode(Date(timeIntervalSince1970: 1_795_317_732.1234))
+        let late = try encoder.encode(Date(timeIntervalSince1970: 1_795_317_732.9996))
+        #expect(String(decoding: early, as: UTF8.self) == #""2026-11-22T03:22:12.123Z""#)
+        #expect(String(decoding: late, as: UTF8.self) == #""2026-11-22T03:22:13.000Z""#)
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: 0.05)) == "1970-01-01T00:00:00.050Z")
+    }
+
     @Test func aDateThatIsNotISO8601FailsToDecode() {
         let json = #"{"bio":null,"createdAt":"yesterday","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
         #expect(throws: DecodingError.self) { try roundTrip(User.self, json) }

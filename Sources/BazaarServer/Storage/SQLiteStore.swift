@@ -39,6 +39,7 @@ extension SQLiteStore {
 
     /// The date for a millisecond column value.
     static func date(_ millis: Int64) -> Date {
+        // The same arithmetic as BazaarJSON.roundedToMillis, so stored and fresh values compare equal.
         Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 
