@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Bazaar: a modular Swift client kit, the marketplace app built on it, and its server.
-// Targets are grouped as the architecture is: client kit, test support.
+// Targets are grouped as the architecture is: contract, client kit, server, executables, test support.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -12,9 +12,12 @@ let package = Package(
     name: "Bazaar",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "BazaarAPI", targets: ["BazaarAPI"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
+        .library(name: "BazaarServer", targets: ["BazaarServer"]),
+        .executable(name: "bazaar-server", targets: ["bazaar-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -22,10 +25,26 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // MARK: Client kit (Core Service)
+        // MARK: Contract (shared by client and server)
+        .target(
+            name: "BazaarAPI",
+            swiftSettings: strict
+        ),
+
+        // MARK: Client kit (Core Services)
         .target(
             name: "Networking",
             dependencies: [
@@ -40,15 +59,49 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-
         .target(
             name: "Session",
-            dependencies: ["Networking"],
+            dependencies: ["Networking", "BazaarAPI"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Dependencies",
             swiftSettings: strict
         ),
 
+        // MARK: Server
         .target(
-            name: "Dependencies",
+            name: "BazaarServer",
+            dependencies: [
+                "BazaarAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Executables (composition roots)
+        .executableTarget(
+            name: "bazaar-server",
+            dependencies: [
+                "BazaarServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
 
@@ -56,14 +109,27 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "BazaarAPI",
+                "BazaarServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "BazaarAPITests",
+            dependencies: ["BazaarAPI"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
@@ -77,12 +143,36 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionTests",
-            dependencies: ["Session", "Networking", "TestSupport"],
+            dependencies: [
+                "Session",
+                "Networking",
+                "BazaarAPI",
+                "BazaarServer",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "DependenciesTests",
             dependencies: ["Dependencies"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BazaarServerTests",
+            dependencies: [
+                "BazaarAPI",
+                "BazaarServer",
+                "bazaar-server",
+                "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -75,7 +75,10 @@ public enum SwiftTypeChecker {
             }
             for case let url as URL in enumerator where url.lastPathComponent == "module.modulemap" {
                 let path = url.path
-                if path.contains("/Tests/") || path.contains("/Benchmarks/") { continue }
+                if path.contains("/Tests/") || path.contains("/Benchmarks/") || path.contains("-tool.build/") { continue }
+                // Maps generated for Swift modules (their `-Swift.h` headers) are not needed: those
+                // modules load from `Modules/`. Only C modules' maps are.
+                if let text = try? String(contentsOf: url, encoding: .utf8), text.contains("-Swift.h") { continue }
                 maps.append(path)
             }
         }

@@ -3,21 +3,15 @@ import HTTPTypes
 @testable import Networking
 import Synchronization
 import Testing
-
-/// A wall clock the test moves by hand, so freshness is proven without sleeping.
-final class ManualClock: Sendable {
-    private let current = Mutex(Date())
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
-}
+import TestSupport
 
 @Suite("HTTPCache against a real server")
 struct HTTPCacheTests {
-    let clock = ManualClock()
+    let clock = TestClock()
 
     func cache(memoryLimit: Int = 1 << 20, folder: URL? = nil) throws -> HTTPCache {
         let clock = self.clock
-        return try HTTPCache(memoryLimit: memoryLimit, folder: folder, now: { clock.now })
+        return try HTTPCache(memoryLimit: memoryLimit, folder: folder, now: { clock.now() })
     }
 
     @Test("a fresh response (max-age) is served from the cache without asking the server")
@@ -25,11 +19,11 @@ struct HTTPCacheTests {
         try await KitFixture.with { fixture in
             let client = fixture.client(cache: try cache())
             let first = try await client.send(Get<Counted>(path: "/cache/max-age/a"))
-            clock.advance(by: 30)
+            clock.advance(by: .seconds(30))
             let second = try await client.send(Get<Counted>(path: "/cache/max-age/a"))
             #expect(first == second)
             #expect(fixture.hits.count("max-age-a") == 1)
-            clock.advance(by: 31)
+            clock.advance(by: .seconds(31))
             let third = try await client.send(Get<Counted>(path: "/cache/max-age/a"))
             #expect(third["version"] == 2, "past max-age the server is asked again")
         }
@@ -206,7 +200,7 @@ struct HTTPCacheTests {
             let client = fixture.client(cache: try cache())
             _ = try await client.send(Get<Counted>(path: "/cache/max-age/offline"))
             _ = try await client.send(Get<Counted>(path: "/cache/must-revalidate/offline"))
-            clock.advance(by: 120)
+            clock.advance(by: .seconds(120))
             let stale = try await client.send(Get<Counted>(path: "/cache/max-age/offline", cachePolicy: .returnCacheElseLoad))
             let strict = try await client.send(
                 Get<Counted>(path: "/cache/must-revalidate/offline", cachePolicy: .returnCacheElseLoad))

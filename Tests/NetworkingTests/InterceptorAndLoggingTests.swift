@@ -4,35 +4,7 @@ import Logging
 import Networking
 import Synchronization
 import Testing
-
-/// Records every log line's message and metadata, as text.
-final class LogCapture: Sendable {
-    private let lines = Mutex([String]())
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    func logger(level: Logger.Level = .trace) -> Logger {
-        var logger = Logger(label: "capture") { _ in CapturingHandler(capture: self) }
-        logger.logLevel = level
-        return logger
-    }
-
-    struct CapturingHandler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            capture.append("\(event.level) \(event.message) \(fields.joined(separator: " "))")
-        }
-    }
-}
+import TestSupport
 
 /// Remembers the status of every response it sees.
 final class StatusRecorder: RequestInterceptor {
@@ -90,7 +62,7 @@ struct InterceptorAndLoggingTests {
                 headers: ["Authorization": "Bearer at-secret", "Cookie": "sid=cookie-secret"])
             let answer = try await client.send(request)
             #expect(String(decoding: answer, as: UTF8.self).contains("at-resp-secret"), "the caller gets the real body")
-            let text = capture.text
+            let text = capture.all.joined(separator: "\n")
             #expect(text.contains("POST /tokens?token=[REDACTED] → 200"))
             #expect(text.contains(#""name":"ada""#), "trace logs keep what is not secret")
             #expect(text.contains("duration_ms="))

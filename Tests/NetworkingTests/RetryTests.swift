@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 @testable import Networking
 import Testing
+import TestSupport
 
 @Suite("Retry")
 struct RetryTests {
@@ -91,7 +92,7 @@ struct RetryTests {
     @Test("a connection failure on a GET is retried")
     func retriesConnectionFailure() async throws {
         let port = try await KitFixture.with { $0.baseURL.port ?? 0 }
-        let attempts = AttemptCounter()
+        let attempts = Counter()
         var performer = NetworkRequestPerformer(
             transport: CountingTransport(base: AsyncHTTPClientTransport(), counter: attempts),
             retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5)))
@@ -133,19 +134,12 @@ struct RetryTests {
     }
 }
 
-/// Counts attempts that reach the transport.
-final class AttemptCounter: Sendable {
-    private let count = Mutex(0)
-    var value: Int { count.withLock { $0 } }
-    func increment() { count.withLock { $0 += 1 } }
-}
-
 import Synchronization
 
 /// A transport that counts what passes through it to a real one.
 struct CountingTransport: HTTPTransport {
     let base: any HTTPTransport
-    let counter: AttemptCounter
+    let counter: Counter
 
     func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError) -> TransportResponse {
         counter.increment()

@@ -3,6 +3,7 @@ import HTTPTypes
 import Networking
 import Synchronization
 import Testing
+import TestSupport
 
 /// A refresher on the far side of the seam: counts calls, answers after a pause, or fails as told.
 final class ScriptedRefresher: TokenRefresher {
@@ -29,13 +30,6 @@ final class ScriptedRefresher: TokenRefresher {
             throw error
         }
     }
-}
-
-/// Counts how often the session-ended signal fires.
-final class SignalCounter: Sendable {
-    private let count = Mutex(0)
-    var value: Int { count.withLock { $0 } }
-    func fire() { count.withLock { $0 += 1 } }
 }
 
 @Suite("TokenRefreshCoordinator")
@@ -82,9 +76,9 @@ struct TokenRefreshCoordinatorTests {
         let refresher = ScriptedRefresher()
         refresher.answer(with: .fail(Self.httpFailure(401)))
         let store = InMemoryTokenStore(expired)
-        let ended = SignalCounter()
+        let ended = Counter()
         let coordinator = TokenRefreshCoordinator(
-            tokens: expired, refresher: refresher, store: store, onSessionEnded: { ended.fire() })
+            tokens: expired, refresher: refresher, store: store, onSessionEnded: { ended.increment() })
         let errors = await withTaskGroup(of: NetworkError?.self) { group in
             for _ in 0..<50 {
                 group.addTask {
@@ -111,10 +105,10 @@ struct TokenRefreshCoordinatorTests {
     func transientRefreshFailureKeepsSession(failure: NetworkError) async throws {
         let refresher = ScriptedRefresher()
         refresher.answer(with: .fail(failure))
-        let ended = SignalCounter()
+        let ended = Counter()
         let store = InMemoryTokenStore(expired)
         let coordinator = TokenRefreshCoordinator(
-            tokens: expired, refresher: refresher, store: store, onSessionEnded: { ended.fire() })
+            tokens: expired, refresher: refresher, store: store, onSessionEnded: { ended.increment() })
         await #expect(throws: NetworkError.self) { try await coordinator.validTokens() }
         #expect(ended.value == 0)
         #expect(await store.load() == expired)

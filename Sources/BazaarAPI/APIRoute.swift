@@ -1,0 +1,105 @@
+import Foundation
+
+/// One route of the v1 API: its method and its path template, as `openapi.yaml` writes it.
+///
+/// Templates name parameters in braces (`/v1/users/{id}`); ``path(_:)`` fills them in.
+public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP method, upper case (`GET`, `POST`, ...).
+    public var method: String
+    /// The path template, for example `/v1/conversations/{id}/messages`.
+    public var template: String
+    /// Whether the route needs `Authorization: Bearer <access token>`.
+    public var requiresAuth: Bool
+
+    /// Creates a route.
+    public init(method: String, template: String, requiresAuth: Bool) {
+        self.method = method
+        self.template = template
+        self.requiresAuth = requiresAuth
+    }
+
+    /// The path with each `{parameter}` replaced, in order, by the given values (percent-encoded).
+    public func path(_ values: String...) -> String {
+        var result = ""
+        var remaining = values[...]
+        var inParameter = false
+        for character in template {
+            if character == "{" {
+                inParameter = true
+                let value = remaining.popFirst() ?? ""
+                result += value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+            } else if character == "}" {
+                inParameter = false
+            } else if !inParameter {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// `METHOD /template`.
+    public var description: String { "\(method) \(template)" }
+}
+
+/// Every route of the v1 API, named after what it does.
+public enum APIRoutes {
+    /// `POST /v1/auth/register`: create an account.
+    public static let register = APIRoute(method: "POST", template: "/v1/auth/register", requiresAuth: false)
+    /// `POST /v1/auth/login`: sign in.
+    public static let login = APIRoute(method: "POST", template: "/v1/auth/login", requiresAuth: false)
+    /// `POST /v1/auth/refresh`: trade a refresh token for new tokens.
+    public static let refresh = APIRoute(method: "POST", template: "/v1/auth/refresh", requiresAuth: false)
+    /// `POST /v1/auth/logout`: revoke the session.
+    public static let logout = APIRoute(method: "POST", template: "/v1/auth/logout", requiresAuth: true)
+    /// `GET /v1/users/me`: the signed-in user.
+    public static let me = APIRoute(method: "GET", template: "/v1/users/me", requiresAuth: true)
+    /// `PATCH /v1/users/me`: change display name or bio.
+    public static let updateMe = APIRoute(method: "PATCH", template: "/v1/users/me", requiresAuth: true)
+    /// `PUT /v1/users/me/photo`: upload a profile photo as the raw body.
+    public static let uploadPhoto = APIRoute(method: "PUT", template: "/v1/users/me/photo", requiresAuth: true)
+    /// `GET /v1/users/{id}`: a public profile.
+    public static let user = APIRoute(method: "GET", template: "/v1/users/{id}", requiresAuth: false)
+    /// `GET /v1/users/{id}/photo`: a profile photo.
+    public static let userPhoto = APIRoute(method: "GET", template: "/v1/users/{id}/photo", requiresAuth: false)
+    /// `GET /v1/products`: list and search products.
+    public static let products = APIRoute(method: "GET", template: "/v1/products", requiresAuth: false)
+    /// `GET /v1/products/{id}`: one product.
+    public static let product = APIRoute(method: "GET", template: "/v1/products/{id}", requiresAuth: false)
+    /// `POST /v1/products`: list a product for sale.
+    public static let createProduct = APIRoute(method: "POST", template: "/v1/products", requiresAuth: true)
+    /// `GET /v1/conversations`: the caller's conversations.
+    public static let conversations = APIRoute(method: "GET", template: "/v1/conversations", requiresAuth: true)
+    /// `POST /v1/conversations`: open (or find) a conversation.
+    public static let startConversation = APIRoute(method: "POST", template: "/v1/conversations", requiresAuth: true)
+    /// `GET /v1/conversations/{id}/messages`: messages, newest first.
+    public static let messages = APIRoute(method: "GET", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    /// `POST /v1/conversations/{id}/messages`: send a message (needs `Idempotency-Key`).
+    public static let sendMessage = APIRoute(method: "POST", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    /// `POST /v1/conversations/{id}/read`: mark messages read.
+    public static let markRead = APIRoute(method: "POST", template: "/v1/conversations/{id}/read", requiresAuth: true)
+    /// `GET /v1/notifications`: the caller's notifications, newest first.
+    public static let notifications = APIRoute(method: "GET", template: "/v1/notifications", requiresAuth: true)
+    /// `POST /v1/notifications/read`: mark notifications read.
+    public static let markNotificationsRead = APIRoute(method: "POST", template: "/v1/notifications/read", requiresAuth: true)
+    /// `GET /v1/events`: the live-event WebSocket.
+    public static let events = APIRoute(method: "GET", template: "/v1/events", requiresAuth: true)
+    /// `GET /health`: liveness.
+    public static let health = APIRoute(method: "GET", template: "/health", requiresAuth: false)
+    /// `GET /metrics`: Prometheus text.
+    public static let metrics = APIRoute(method: "GET", template: "/metrics", requiresAuth: false)
+
+    /// Every route above, in the order the contract lists them.
+    public static let all: [APIRoute] = [
+        register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
+        product, createProduct, conversations, startConversation, messages, sendMessage, markRead,
+        notifications, markNotificationsRead, events, health, metrics,
+    ]
+}
+
+/// Header names the contract uses beyond the standard ones.
+public enum APIHeaders {
+    /// `Idempotency-Key`: makes a message send exactly-once per (user, key).
+    public static let idempotencyKey = "Idempotency-Key"
+    /// `Idempotent-Replayed`: `true` on an answer replayed for a repeated `Idempotency-Key`.
+    public static let idempotentReplayed = "Idempotent-Replayed"
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Something that happened for the caller, shown in their notification list.
+public struct Notification: Codable, Sendable, Equatable, Hashable {
+    /// Opaque, stable identifier.
+    public var id: String
+    /// What happened; see ``NotificationType`` for the known values.
+    public var type: String
+    /// Whether the caller marked it read.
+    public var read: Bool
+    /// When it happened.
+    public var createdAt: Date
+    /// The conversation it is about, when it is about one.
+    public var conversationId: String?
+    /// The message it is about, when it is about one.
+    public var messageId: String?
+
+    /// Creates a notification value.
+    public init(
+        id: String, type: String, read: Bool, createdAt: Date, conversationId: String?,
+        messageId: String?
+    ) {
+        self.id = id
+        self.type = type
+        self.read = read
+        self.createdAt = createdAt
+        self.conversationId = conversationId
+        self.messageId = messageId
+    }
+
+    /// Encodes every field, writing `null` for the ids it is not about.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(read, forKey: .read)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(conversationId, forKey: .conversationId)
+        try container.encode(messageId, forKey: .messageId)
+    }
+}
+
+/// The notification types the server creates.
+public enum NotificationType {
+    /// Someone sent the caller a message.
+    public static let newMessage = "message.new"
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+
+/// Finds the access-token signing key: from configuration, from the key file, or newly generated.
+enum SigningKeyStore {
+    /// The key to use; generates and stores one (mode 0600) when neither configuration nor file has one.
+    static func loadOrCreate(configuration: BazaarServerConfiguration, logger: Logger) throws -> Data {
+        if let key = configuration.signingKey {
+            guard key.count >= 32 else { throw ConfigurationError("the signing key must be at least 32 bytes") }
+            return key
+        }
+        let path = configuration.signingKeyPath
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            guard let data = manager.contents(atPath: path), let key = Data(base64Encoded: data.trimmingNewlines()),
+                key.count >= 32
+            else { throw ConfigurationError("the signing key file \(path) is unreadable or too short") }
+            return key
+        }
+        var key = Data(count: 32)
+        for index in key.indices { key[index] = UInt8.random(in: .min ... .max) }
+        let created = manager.createFile(
+            atPath: path, contents: Data(key.base64EncodedString().utf8), attributes: [.posixPermissions: 0o600])
+        guard created else { throw ConfigurationError("could not write the signing key file \(path)") }
+        logger.notice("generated a new access-token signing key", metadata: ["path": "\(path)"])
+        return key
+    }
+}
+
+/// A configuration problem that stops the server from starting.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong, in words.
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension Data {
+    fileprivate func trimmingNewlines() -> Data {
+        Data(String(decoding: self, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+    }
+}

@@ -1,0 +1,74 @@
+import BazaarAPI
+import Crypto
+import Foundation
+import JWTKit
+
+/// Issues and checks tokens: signed short-lived access tokens and opaque refresh tokens.
+struct TokenService: Sendable {
+    let keys: JWTKeyCollection
+    let accessLifetime: Duration
+    let refreshLifetime: Duration
+    let now: @Sendable () -> Date
+
+    init(signingKey: Data, accessLifetime: Duration, refreshLifetime: Duration, now: @escaping @Sendable () -> Date) async {
+        keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(key: SymmetricKey(data: signingKey)), digestAlgorithm: .sha256)
+        self.accessLifetime = accessLifetime
+        self.refreshLifetime = refreshLifetime
+        self.now = now
+    }
+
+    /// What an access token says.
+    struct AccessClaims: JWTPayload {
+        var sub: SubjectClaim
+        var sid: String
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+
+        /// Only the signature is checked here; expiry is checked against the injected clock.
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// A signed access token for the session, and when it expires.
+    func accessToken(userId: String, sessionId: String) async throws -> (token: String, expiresAt: Date) {
+        let issuedAt = now()
+        // Whole seconds: JWT times are NumericDate seconds.
+        let expiresAt = Date(timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + accessLifetime.timeInterval).rounded(.down))
+        let claims = AccessClaims(
+            sub: .init(value: userId), sid: sessionId, iat: .init(value: issuedAt), exp: .init(value: expiresAt))
+        return (try await keys.sign(claims), expiresAt)
+    }
+
+    /// The user and session of a valid access token; throws ``APIError`` 401 otherwise.
+    func verifyAccessToken(_ token: String) async throws -> (userId: String, sessionId: String) {
+        let claims: AccessClaims
+        do {
+            claims = try await keys.verify(token, as: AccessClaims.self)
+        } catch {
+            throw APIError.unauthorized("invalid_token", "The access token is not valid.")
+        }
+        if claims.exp.value <= now() {
+            throw APIError.unauthorized("token_expired", "The access token has expired.")
+        }
+        return (claims.sub.value, claims.sid)
+    }
+
+    /// A new opaque refresh token (32 random bytes, base64url).
+    func newRefreshToken() -> String {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The stored form of a refresh token: its SHA-256 in hex.
+    func hashRefreshToken(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// When a refresh token issued now stops working.
+    func refreshExpiry() -> Date {
+        now().addingTimeInterval(refreshLifetime.timeInterval)
+    }
+}

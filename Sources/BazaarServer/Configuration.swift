@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+
+/// Everything an operator (or a test, or the app's `bazaar demo`) can set on a Bazaar server.
+public struct BazaarServerConfiguration: Sendable {
+    /// The address to listen on; `127.0.0.1` by default.
+    public var host: String
+    /// The port to listen on; `0` picks a free one (read it back from ``RunningBazaarServer/port``).
+    public var port: Int
+    /// The SQLite database file; created with its schema when missing.
+    public var sqlitePath: String
+    /// How long an access token works.
+    public var accessTokenLifetime: Duration
+    /// How long an unused refresh token works.
+    public var refreshTokenLifetime: Duration
+    /// The HMAC key that signs access tokens (at least 32 bytes). When `nil`, the key is read from
+    /// ``signingKeyPath``, or generated there (with 0600 permissions) on first start.
+    public var signingKey: Data?
+    /// bcrypt cost (log2 rounds, clamped to 4...31); tests use 4, production 10 or more.
+    public var bcryptCost: Int
+    /// How many failed logins lock a username or a client address out for a while.
+    public var loginThrottle: LoginThrottle.Policy
+    /// Fills demo users, products and a conversation at start (only into an empty database).
+    public var seedDemo: Bool
+    /// The current time; tests replace it to prove expiry without sleeping.
+    public var now: @Sendable () -> Date
+
+    /// Creates a configuration; every argument has a production-ready default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        sqlitePath: String = "bazaar.sqlite",
+        accessTokenLifetime: Duration = .seconds(15 * 60),
+        refreshTokenLifetime: Duration = .seconds(30 * 24 * 60 * 60),
+        signingKey: Data? = nil,
+        bcryptCost: Int = 10,
+        loginThrottle: LoginThrottle.Policy = .init(),
+        seedDemo: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.host = host
+        self.port = port
+        self.sqlitePath = sqlitePath
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.signingKey = signingKey
+        self.bcryptCost = bcryptCost
+        self.loginThrottle = loginThrottle
+        self.seedDemo = seedDemo
+        self.now = now
+    }
+
+    /// Where a generated signing key is kept: beside the database, `<sqlitePath>.signing-key`.
+    public var signingKeyPath: String { sqlitePath + ".signing-key" }
+}
+
+extension Duration {
+    /// The duration as seconds in a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

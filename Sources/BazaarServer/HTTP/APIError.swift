@@ -1,0 +1,87 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+
+/// An error that knows its HTTP answer: a status, a `snake_case` code and a sentence.
+///
+/// This is the one place errors become responses (the `{"error": {"code", "message"}}` body);
+/// ``ErrorMiddleware`` turns every other error into one of these first.
+public struct APIError: Error, HTTPResponseError, Sendable, Equatable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// The machine-readable code.
+    public var code: String
+    /// The human sentence (never containing secrets).
+    public var message: String
+    /// Extra headers, such as `Retry-After` or `WWW-Authenticate`.
+    public var headers: HTTPFields
+
+    /// Creates an error.
+    public init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    /// The JSON error response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        makeResponse()
+    }
+
+    /// The JSON error response, without needing a request.
+    func makeResponse() -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = (try? BazaarJSON.makeEncoder().encode(ErrorBody(code: code, message: message))) ?? Data()
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension APIError {
+    /// 400: the request cannot be understood.
+    static func badRequest(_ code: String, _ message: String) -> APIError {
+        APIError(status: .badRequest, code: code, message: message)
+    }
+
+    /// 401: no valid credentials; tells the client to use Bearer.
+    static func unauthorized(_ code: String, _ message: String) -> APIError {
+        var headers = HTTPFields()
+        headers[.wwwAuthenticate] = "Bearer"
+        return APIError(status: .unauthorized, code: code, message: message, headers: headers)
+    }
+
+    /// 404: missing, or not the caller's (the same answer on purpose).
+    static func notFound(_ what: String) -> APIError {
+        APIError(status: .notFound, code: "not_found", message: "\(what) was not found.")
+    }
+
+    /// 409: conflicts with what exists.
+    static func conflict(_ code: String, _ message: String) -> APIError {
+        APIError(status: .conflict, code: code, message: message)
+    }
+
+    /// 413: the body is over the route's limit.
+    static func tooLarge(limit: Int) -> APIError {
+        APIError(status: .contentTooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
+    }
+
+    /// 415: the body is not of a media type this route takes.
+    static func unsupportedMediaType(_ expected: String) -> APIError {
+        APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: "The request body must be \(expected).")
+    }
+
+    /// 422: a field breaks its rule.
+    static func invalidField(_ field: String, _ rule: String) -> APIError {
+        APIError(status: .unprocessableContent, code: "invalid_field", message: "\(field) \(rule).")
+    }
+
+    /// 429: too many attempts; try again after `seconds`.
+    static func throttled(retryAfter seconds: Int) -> APIError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return APIError(
+            status: .tooManyRequests, code: "too_many_attempts",
+            message: "Too many failed attempts; try again in \(seconds) seconds.", headers: headers)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Turns every error a route throws into the contract's JSON error response.
+///
+/// ``APIError``s answer as they are; Hummingbird's own errors (unknown route, wrong method, ...)
+/// keep their status and get a code; anything else is a bug: logged and answered 500 without detail.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.makeResponse()
+        } catch let error as any HTTPResponseError {
+            return Self.translate(status: error.status).makeResponse()
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            return APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on the server.")
+                .makeResponse()
+        }
+    }
+
+    static func translate(status: HTTPResponse.Status) -> APIError {
+        switch status {
+        case .notFound: return .notFound("The route")
+        case .methodNotAllowed:
+            return APIError(status: status, code: "method_not_allowed", message: "This route does not take that method.")
+        case .contentTooLarge: return APIError(status: status, code: "body_too_large", message: "The request body is too large.")
+        case .badRequest: return .badRequest("bad_request", "The request is malformed.")
+        case .unauthorized: return .unauthorized("unauthenticated", "Authentication is required.")
+        default:
+            let code = status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+            return APIError(status: status, code: code.isEmpty ? "error" : code, message: status.reasonPhrase)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+import Synchronization
+
+/// This server's metrics: swift-metrics instruments on its own Prometheus registry.
+///
+/// Each server instance has its own registry (no global bootstrap), so several servers in one
+/// process (tests, the app's demo) each report only their own traffic at `/metrics`.
+public final class ServerMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let requestCounters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let requestTimers = Mutex<[String: CoreMetrics.Timer]>([:])
+    private let refreshCounters = Mutex<[String: CoreMetrics.Counter]>([:])
+
+    /// The metric names, for readers of `/metrics`.
+    public enum Name {
+        /// Requests answered, by `route`, `method` and `status`.
+        public static let requests = "bazaar_http_requests_total"
+        /// Request latency histogram in seconds, by `route`, `method` and `status`.
+        public static let requestDuration = "bazaar_http_request_duration_seconds"
+        /// Calls to `POST /v1/auth/refresh`, by `outcome` (`rotated`, `reused`, `invalid`, `malformed`).
+        public static let refreshes = "bazaar_auth_refresh_total"
+    }
+
+    /// Creates metrics on a new registry.
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+    }
+
+    /// Records one answered request.
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        let key = "\(route) \(method) \(status)"
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = CoreMetrics.Counter(label: Name.requests, dimensions: dimensions, factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        let timer = requestTimers.withLock { timers in
+            if let timer = timers[key] { return timer }
+            let timer = CoreMetrics.Timer(label: Name.requestDuration, dimensions: dimensions, factory: factory)
+            timers[key] = timer
+            return timer
+        }
+        counter.increment()
+        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Counts one refresh call with its outcome.
+    func recordRefresh(outcome: String) {
+        let counter = refreshCounters.withLock { counters in
+            if let counter = counters[outcome] { return counter }
+            let counter = CoreMetrics.Counter(label: Name.refreshes, dimensions: [("outcome", outcome)], factory: factory)
+            counters[outcome] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func render() -> String {
+        registry.emitToString()
+    }
+}

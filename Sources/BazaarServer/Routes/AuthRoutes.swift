@@ -1,0 +1,96 @@
+import BazaarAPI
+import Foundation
+import Logging
+import Hummingbird
+
+/// `/v1/auth/*`: register, login, refresh (rotating, with reuse detection) and logout.
+struct AuthRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.register) { request, _ in try await register(request) }
+        router.on(APIRoutes.login) { request, context in try await login(request, address: context.clientAddress) }
+        router.on(APIRoutes.refresh) { request, _ in try await refresh(request) }
+        router.on(APIRoutes.logout) { request, _ in try await logout(request) }
+    }
+
+    func register(_ request: Request) async throws -> Response {
+        let body = try await RequestBody.decode(RegisterRequest.self, from: request)
+        try Validation.username(body.username)
+        try Validation.password(body.password)
+        try Validation.displayName(body.displayName)
+        let hash = try await deps.hasher.hash(body.password)
+        let record: UserRecord
+        do {
+            record = try await deps.store.createUser(
+                NewUser(id: deps.newId(), username: body.username, displayName: body.displayName, passwordHash: hash, createdAt: deps.now()))
+        } catch StoreError.conflict {
+            throw APIError.conflict("username_taken", "That username is taken.")
+        }
+        deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
+        let tokens = try await startSession(userId: record.user.id)
+        return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens), status: .created)
+    }
+
+    func login(_ request: Request, address: String?) async throws -> Response {
+        let body = try await RequestBody.decode(LoginRequest.self, from: request)
+        if let wait = await deps.throttle.retryAfter(username: body.username, address: address) {
+            throw APIError.throttled(retryAfter: wait)
+        }
+        let record = try await deps.store.user(username: body.username)
+        // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
+        let matches = try await deps.hasher.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
+        guard let record, matches else {
+            await deps.throttle.recordFailure(username: body.username, address: address)
+            throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
+        }
+        await deps.throttle.recordSuccess(username: body.username)
+        let tokens = try await startSession(userId: record.user.id)
+        return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
+    }
+
+    func refresh(_ request: Request) async throws -> Response {
+        let body: RefreshRequest
+        do {
+            body = try await RequestBody.decode(RefreshRequest.self, from: request)
+        } catch {
+            deps.metrics.recordRefresh(outcome: "malformed")
+            throw error
+        }
+        let newToken = deps.tokens.newRefreshToken()
+        let outcome = try await deps.store.rotateRefreshToken(
+            hash: deps.tokens.hashRefreshToken(body.refreshToken), newHash: deps.tokens.hashRefreshToken(newToken),
+            newExpiresAt: deps.tokens.refreshExpiry(), now: deps.now())
+        switch outcome {
+        case .rotated(let userId, let sessionId):
+            deps.metrics.recordRefresh(outcome: "rotated")
+            let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
+            return try JSONResponse.make(Tokens(accessToken: access.token, refreshToken: newToken, expiresAt: access.expiresAt))
+        case .reused(let sessionId):
+            deps.metrics.recordRefresh(outcome: "reused")
+            deps.logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(sessionId)"])
+            throw APIError.unauthorized("refresh_token_reused", "The refresh token was already used; the session is revoked.")
+        case .invalid:
+            deps.metrics.recordRefresh(outcome: "invalid")
+            throw APIError.unauthorized("invalid_refresh_token", "The refresh token is not valid.")
+        }
+    }
+
+    func logout(_ request: Request) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        try await deps.store.revokeSession(id: caller.sessionId, now: deps.now())
+        return Response(status: .noContent)
+    }
+
+    /// A new session: its first refresh token (stored hashed) and an access token.
+    func startSession(userId: String) async throws -> Tokens {
+        let sessionId = deps.newId()
+        let refreshToken = deps.tokens.newRefreshToken()
+        try await deps.store.createSession(
+            id: sessionId, userId: userId, refreshTokenHash: deps.tokens.hashRefreshToken(refreshToken),
+            expiresAt: deps.tokens.refreshExpiry(), now: deps.now())
+        let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
+        return Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt)
+    }
+
+}

@@ -1,0 +1,95 @@
+import BazaarAPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/v1/conversations*`: the caller's conversations, their messages, sending and read markers.
+///
+/// Every route answers 404 for a conversation that is not the caller's, exactly as for one that
+/// does not exist.
+struct ConversationRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.conversations) { request, _ in
+            let caller = try await deps.authenticator.authenticate(request)
+            let limit = try QueryParameters.limit(request)
+            let position = try Cursor.decodeConversation(QueryParameters.string(request, "cursor"))
+            let result = try await deps.store.conversations(viewerId: caller.userId, before: position, limit: limit)
+            return try JSONResponse.make(Page(items: result.items, nextCursor: result.next.map(Cursor.encode)))
+        }
+        router.on(APIRoutes.startConversation) { request, _ in try await start(request) }
+        router.on(APIRoutes.messages) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let limit = try QueryParameters.limit(request, default: 50)
+            let position = try Cursor.decodeSeq(QueryParameters.string(request, "before"), kind: .messages)
+            guard
+                let slice = try await deps.store.messages(
+                    conversationId: try context.pathId(), viewerId: caller.userId, before: position, limit: limit)
+            else { throw APIError.notFound("The conversation") }
+            return try JSONResponse.make(Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
+        }
+        router.on(APIRoutes.sendMessage) { request, context in try await send(request, conversationId: try context.pathId()) }
+        router.on(APIRoutes.markRead) { request, context in try await markRead(request, conversationId: try context.pathId()) }
+    }
+
+    func start(_ request: Request) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        let body = try await RequestBody.decode(StartConversationRequest.self, from: request)
+        guard body.userId != caller.userId else {
+            throw APIError.invalidField("userId", "must be another user, not yourself")
+        }
+        guard try await deps.store.user(id: body.userId) != nil else {
+            throw APIError.invalidField("userId", "does not name a user")
+        }
+        if let productId = body.productId, try await deps.store.product(id: productId) == nil {
+            throw APIError.invalidField("productId", "does not name a product")
+        }
+        let result = try await deps.store.openConversation(
+            between: caller.userId, and: body.userId, productId: body.productId, newId: deps.newId(), now: deps.now())
+        return try JSONResponse.make(result.conversation, status: result.created ? .created : .ok)
+    }
+
+    func send(_ request: Request, conversationId: String) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        let key = try Validation.idempotencyKey(request.headers.value(named: APIHeaders.idempotencyKey))
+        let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
+        try Validation.messageBody(body.body)
+        let outcome = try await deps.store.sendMessage(
+            NewMessage(
+                id: deps.newId(), conversationId: conversationId, senderId: caller.userId, body: body.body,
+                idempotencyKey: key, notificationId: deps.newId(), now: deps.now()))
+        switch outcome {
+        case .created(let message, let recipientId, let notification):
+            await deps.hub.publish(.messageCreated(message), to: [recipientId, caller.userId])
+            await deps.hub.publish(.notificationCreated(notification), to: [recipientId])
+            return try JSONResponse.make(message, status: .created)
+        case .replayed(let message):
+            var headers = HTTPFields()
+            if let name = HTTPField.Name(APIHeaders.idempotentReplayed) { headers[name] = "true" }
+            return try JSONResponse.make(message, status: .created, headers: headers)
+        case .notFound:
+            throw APIError.notFound("The conversation")
+        case .keyReused:
+            throw APIError.conflict(
+                "idempotency_key_reused", "This Idempotency-Key was already used for a different message.")
+        }
+    }
+
+    func markRead(_ request: Request, conversationId: String) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        let body = try await RequestBody.decode(MarkReadRequest.self, from: request)
+        let outcome = try await deps.store.markRead(
+            conversationId: conversationId, viewerId: caller.userId, upTo: body.upTo, now: deps.now())
+        switch outcome {
+        case nil:
+            throw APIError.notFound("The conversation")
+        case .unknownMessage:
+            throw APIError.invalidField("upTo", "does not name a message of this conversation")
+        case .marked(let otherUserId):
+            let read = ConversationRead(conversationId: conversationId, userId: caller.userId, upTo: body.upTo)
+            await deps.hub.publish(.conversationRead(read), to: [caller.userId, otherUserId])
+            return Response(status: .noContent)
+        }
+    }
+}

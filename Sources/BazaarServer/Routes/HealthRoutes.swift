@@ -1,0 +1,20 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+
+/// `/health` (liveness) and `/metrics` (Prometheus text).
+struct HealthRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.health) { _, _ in
+            try JSONResponse.make(HealthStatus(status: "ok"))
+        }
+        router.on(APIRoutes.metrics) { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: deps.metrics.render())))
+        }
+    }
+}

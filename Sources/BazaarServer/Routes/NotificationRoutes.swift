@@ -1,0 +1,33 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+
+/// `/v1/notifications*`: the caller's notifications and marking them read.
+struct NotificationRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.notifications) { request, _ in
+            let caller = try await deps.authenticator.authenticate(request)
+            let limit = try QueryParameters.limit(request)
+            let position = try Cursor.decodeSeq(QueryParameters.string(request, "cursor"), kind: .notifications)
+            let slice = try await deps.store.notifications(userId: caller.userId, before: position, limit: limit)
+            return try JSONResponse.make(
+                Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.notifications, seq: $0) }))
+        }
+        router.on(APIRoutes.markNotificationsRead) { request, _ in
+            let caller = try await deps.authenticator.authenticate(request)
+            let body = try await RequestBody.decode(MarkNotificationsReadRequest.self, from: request)
+            switch (body.ids, body.all) {
+            case (nil, true?):
+                try await deps.store.markNotificationsRead(userId: caller.userId, ids: nil)
+            case (let ids?, nil), (let ids?, false?):
+                guard ids.count <= 500 else { throw APIError.invalidField("ids", "may list at most 500 ids") }
+                try await deps.store.markNotificationsRead(userId: caller.userId, ids: ids)
+            default:
+                throw APIError.invalidField("body", "must have either ids or all: true")
+            }
+            return Response(status: .noContent)
+        }
+    }
+}

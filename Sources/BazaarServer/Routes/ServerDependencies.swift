@@ -1,0 +1,55 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+import Logging
+
+/// What the route groups share: storage, auth, live events, metrics and the clock.
+struct ServerDependencies: Sendable {
+    let store: any BazaarStore
+    let tokens: TokenService
+    let authenticator: Authenticator
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let hub: EventHub
+    let metrics: ServerMetrics
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// A new opaque id.
+    func newId() -> String {
+        UUID().uuidString.lowercased()
+    }
+}
+
+/// A group of routes for one domain, registered on the shared router.
+protocol RouteGroup {
+    /// Adds the group's routes to the router.
+    func register(on router: Router<BazaarRequestContext>)
+}
+
+extension Router where Context == BazaarRequestContext {
+    /// Adds a handler for a contract route (its template becomes the Hummingbird path).
+    @discardableResult
+    func on(
+        _ route: APIRoute,
+        use handler: @escaping @Sendable (Request, BazaarRequestContext) async throws -> Response
+    ) -> Self {
+        on(RouterPath(route.template), method: HTTPRequest.Method(route.method) ?? .get, use: handler)
+    }
+}
+
+extension BazaarRequestContext {
+    /// The `{id}` path parameter (always present on routes that declare it).
+    func pathId() throws -> String {
+        guard let id = parameters.get("id") else { throw APIError.notFound("The resource") }
+        return id
+    }
+}
+
+extension HTTPFields {
+    /// The first value of the field with this name (case-insensitive), or `nil`.
+    func value(named name: String) -> String? {
+        let canonical = name.lowercased()
+        return first { $0.name.canonicalName == canonical }?.value
+    }
+}

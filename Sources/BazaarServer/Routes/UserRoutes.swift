@@ -1,0 +1,74 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+
+/// `/v1/users/*`: the signed-in user, public profiles and profile photos.
+struct UserRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.me) { request, _ in
+            let caller = try await deps.authenticator.authenticate(request)
+            return try JSONResponse.make(try await user(caller.userId))
+        }
+        router.on(APIRoutes.updateMe) { request, _ in try await updateMe(request) }
+        router.on(APIRoutes.uploadPhoto) { request, _ in try await uploadPhoto(request) }
+        router.on(APIRoutes.user) { request, context in
+            try JSONResponse.make(try await user(try context.pathId()))
+        }
+        router.on(APIRoutes.userPhoto) { request, context in try await photo(request, userId: try context.pathId()) }
+    }
+
+    func user(_ id: String) async throws -> User {
+        guard let record = try await deps.store.user(id: id) else { throw APIError.notFound("The user") }
+        return record.user
+    }
+
+    func updateMe(_ request: Request) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        let body = try await RequestBody.decode(UpdateProfileRequest.self, from: request)
+        if let displayName = body.displayName { try Validation.displayName(displayName) }
+        var bio = BioChange.keep
+        if let text = body.bio {
+            try Validation.bio(text)
+            bio = text.isEmpty ? .clear : .set(text)
+        }
+        guard let record = try await deps.store.updateProfile(userId: caller.userId, displayName: body.displayName, bio: bio) else {
+            throw APIError.notFound("The user")
+        }
+        return try JSONResponse.make(record.user)
+    }
+
+    func uploadPhoto(_ request: Request) async throws -> Response {
+        let caller = try await deps.authenticator.authenticate(request)
+        let declared = request.headers[.contentType].map(RequestBody.mediaTypeOnly)
+        let accepted = ["image/jpeg", "image/png", "image/webp"]
+        guard let declared, accepted.contains(declared) else {
+            throw APIError.unsupportedMediaType("image/jpeg, image/png or image/webp")
+        }
+        let data = try await RequestBody.bytes(of: request, limit: RequestBody.photoLimit)
+        guard let actual = ImageSniffer.mediaType(of: data) else {
+            throw APIError.unsupportedMediaType("a JPEG, PNG or WebP image (the content is not one)")
+        }
+        let photo = StoredPhoto(mediaType: actual, data: data, digest: HTTPCaching.hexDigest(data), updatedAt: deps.now())
+        guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: photo) else {
+            throw APIError.notFound("The user")
+        }
+        return try JSONResponse.make(record.user)
+    }
+
+    func photo(_ request: Request, userId: String) async throws -> Response {
+        guard let photo = try await deps.store.photo(userId: userId) else { throw APIError.notFound("The photo") }
+        var headers = HTTPFields()
+        let etag = "\"\(photo.digest.prefix(32))\""
+        headers[.eTag] = etag
+        // A URL naming the current version (`?v=`, as `photoURL` does) never changes content.
+        let versioned = QueryParameters.string(request, "v") == String(photo.digest.prefix(16))
+        headers[.cacheControl] = versioned ? "public, max-age=31536000, immutable" : "public, no-cache"
+        if HTTPCaching.matches(request, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = photo.mediaType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
+    }
+}

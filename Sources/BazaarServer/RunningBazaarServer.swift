@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A Bazaar server running in this process, started by ``BazaarServer/start(configuration:logger:)``.
+public struct RunningBazaarServer: Sendable {
+    /// The port it listens on (the real one when configured with port 0).
+    public let port: Int
+    /// `http://host:port`, where clients reach it.
+    public let baseURL: URL
+    /// Its metrics (for example the refresh count, ``ServerMetrics/Name/refreshes``).
+    public let metrics: ServerMetrics
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    /// Errors while starting.
+    public enum StartError: Error {
+        /// The server stopped before it listened (the port may be taken).
+        case didNotStart
+    }
+
+    static func launch(_ server: BazaarServer, logger: Logger) async throws -> RunningBazaarServer {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = server.makeApplication { channel in
+            continuation.yield(channel.localAddress?.port ?? 0)
+            continuation.finish()
+        }
+        let group = ServiceGroup(services: [app], logger: logger)
+        let task = Task {
+            defer { continuation.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            task.cancel()
+            throw StartError.didNotStart
+        }
+        let host = server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
+        guard let url = URL(string: "http://\(host):\(port)") else {
+            task.cancel()
+            throw StartError.didNotStart
+        }
+        return RunningBazaarServer(port: port, baseURL: url, metrics: server.metrics, group: group, task: task)
+    }
+
+    /// Stops gracefully (in-flight requests finish) and waits until it has stopped.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+}

@@ -1,0 +1,103 @@
+import GRDB
+
+/// The versioned schema of ``SQLiteStore``; each migration runs once, in order, at start.
+///
+/// Columns use types PostgreSQL has too (TEXT, BIGINT, INTEGER; BLOB would be BYTEA), times are
+/// BIGINT milliseconds since 1970, and booleans are INTEGER 0/1.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-initial-schema") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    username TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    bio TEXT,
+                    password_hash TEXT NOT NULL,
+                    photo_digest TEXT,
+                    created_at BIGINT NOT NULL
+                );
+                -- Photos live apart from the users rows that every request reads.
+                CREATE TABLE photos (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id),
+                    media_type TEXT NOT NULL,
+                    digest TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    created_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                );
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    session_id TEXT NOT NULL REFERENCES sessions(id),
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                );
+                CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+                CREATE TABLE products (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    seq BIGINT NOT NULL UNIQUE,
+                    seller_id TEXT NOT NULL REFERENCES users(id),
+                    title TEXT NOT NULL,
+                    description TEXT NOT NULL,
+                    price_cents BIGINT NOT NULL,
+                    currency TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_low TEXT NOT NULL REFERENCES users(id),
+                    user_high TEXT NOT NULL REFERENCES users(id),
+                    product_id TEXT REFERENCES products(id),
+                    product_key TEXT NOT NULL,
+                    last_message_id TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    UNIQUE (user_low, user_high, product_key)
+                );
+                CREATE INDEX conversations_low ON conversations(user_low, updated_at);
+                CREATE INDEX conversations_high ON conversations(user_high, updated_at);
+                CREATE TABLE conversation_reads (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    last_read_seq BIGINT NOT NULL,
+                    PRIMARY KEY (conversation_id, user_id)
+                );
+                CREATE TABLE messages (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    seq BIGINT NOT NULL UNIQUE,
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    sender_id TEXT NOT NULL REFERENCES users(id),
+                    body TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE INDEX messages_conversation ON messages(conversation_id, seq);
+                CREATE TABLE idempotency_keys (
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    idem_key TEXT NOT NULL,
+                    message_id TEXT NOT NULL REFERENCES messages(id),
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, idem_key)
+                );
+                CREATE TABLE notifications (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    seq BIGINT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    type TEXT NOT NULL,
+                    is_read INTEGER NOT NULL,
+                    conversation_id TEXT REFERENCES conversations(id),
+                    message_id TEXT REFERENCES messages(id),
+                    created_at BIGINT NOT NULL
+                );
+                CREATE INDEX notifications_user ON notifications(user_id, seq);
+                """)
+        }
+        return migrator
+    }
+}

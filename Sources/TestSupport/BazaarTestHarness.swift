@@ -1,0 +1,39 @@
+import BazaarServer
+import Foundation
+import Logging
+
+/// Starts a real ``BazaarServer`` on 127.0.0.1 port 0 with a temporary SQLite file for one test.
+public enum BazaarTestHarness {
+    /// A new empty directory under the system's temporary directory.
+    public static func makeTemporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A configuration for tests: port 0, bcrypt cost 4, database in `directory`, the given clock.
+    public static func configuration(directory: URL, clock: TestClock? = nil) -> BazaarServerConfiguration {
+        var configuration = BazaarServerConfiguration(
+            host: "127.0.0.1", port: 0, sqlitePath: directory.appendingPathComponent("bazaar.sqlite").path, bcryptCost: 4)
+        if let clock { configuration.now = { clock.now() } }
+        return configuration
+    }
+
+    /// Runs `body` against a fresh server (new temporary database unless `configuration` names one),
+    /// and always stops the server afterwards.
+    public static func withServer<Result: Sendable>(
+        configuration: BazaarServerConfiguration? = nil,
+        clock: TestClock? = nil,
+        logger: Logger? = nil,
+        _ body: (BazaarTestClient) async throws -> Result
+    ) async throws -> Result {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = configuration ?? Self.configuration(directory: directory, clock: clock)
+        let server = try await BazaarServer(
+            configuration: configuration, logger: logger ?? TestServer.quietLogger(label: "bazaar-test"))
+        return try await TestServer.run(makeApplication: { onRunning in server.makeApplication(onServerRunning: onRunning) }) { url in
+            try await body(BazaarTestClient(baseURL: url))
+        }
+    }
+}

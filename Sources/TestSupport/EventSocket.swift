@@ -1,0 +1,90 @@
+import BazaarAPI
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import Synchronization
+import NIOWebSocket
+import WSClient
+
+/// A live-event WebSocket connection for tests: connects, waits for the `ready` frame, and
+/// collects every later event for ``next(timeout:)``.
+public final class EventSocket: Sendable {
+    private let inbox = Mutex<[LiveEvent]>([])
+    private let closed = Mutex(false)
+    private let closeRequested = Mutex(false)
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+
+    /// How the socket presents its access token.
+    public enum Credential: Sendable {
+        /// `Authorization: Bearer <token>`.
+        case header(String)
+        /// `?token=<token>`.
+        case query(String)
+    }
+
+    private init() {}
+
+    /// Connects to `/v1/events` and returns once the server said `ready`; throws when refused.
+    public static func connect(baseURL: URL, credential: Credential) async throws -> EventSocket {
+        let socket = EventSocket()
+        var url = baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + APIRoutes.events.template
+        var configuration = WebSocketClientConfiguration()
+        switch credential {
+        case .header(let token): configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        case .query(let token): url += "?token=\(token)"
+        }
+        let task = Task { [url, configuration] in
+            defer { socket.closed.withLock { $0 = true } }
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) { inbound, outbound, _ in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            guard case .text(let text) = message,
+                                let event = try? BazaarJSON.makeDecoder().decode(LiveEvent.self, from: Data(text.utf8))
+                            else { continue }
+                            socket.inbox.withLock { $0.append(event) }
+                        }
+                    }
+                    group.addTask {
+                        while !socket.closeRequested.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                    _ = try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+        socket.task.withLock { $0 = task }
+        guard case .ready? = await socket.next(timeout: .seconds(10)) else {
+            await socket.close()
+            throw EventSocketError.notReady
+        }
+        return socket
+    }
+
+    /// The next event, or `nil` when none arrives within `timeout`.
+    public func next(timeout: Duration) async -> LiveEvent? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let event = inbox.withLock { events -> LiveEvent? in events.isEmpty ? nil : events.removeFirst() }
+            if let event { return event }
+            if closed.withLock({ $0 }) { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Closes the socket and waits for the connection to end.
+    public func close() async {
+        closeRequested.withLock { $0 = true }
+        let task = self.task.withLock { $0 }
+        _ = await task?.result
+    }
+}
+
+/// Why an event socket could not be used.
+public enum EventSocketError: Error {
+    /// The connection was refused or did not send `ready`.
+    case notReady
+}

@@ -1,0 +1,197 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import NIOHTTP1
+import Testing
+import TestSupport
+
+@Suite("Auth routes")
+struct AuthRoutesTests {
+    @Test func registerLoginRefreshThenReusedRefreshTokenRevokesTheSessionAndLogoutEndsAnother() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let registered = try await client.register("ada", password: "correct horse")
+            #expect(registered.user.username == "ada")
+            #expect(registered.tokens.tokenType == "Bearer")
+
+            let login = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "correct horse"))
+            expectStatus(login, 200)
+            let signedIn = try login.decode(AuthResponse.self)
+            #expect(signedIn.user.id == registered.user.id)
+
+            // Refresh rotates: a new refresh token, and the access token works.
+            let refreshed = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
+            expectStatus(refreshed, 200)
+            let rotated = try refreshed.decode(Tokens.self)
+            #expect(rotated.refreshToken != signedIn.tokens.refreshToken)
+            expectStatus(try await client.get(APIRoutes.me.template, token: rotated.accessToken), 200)
+
+            // Presenting the spent token again is reuse: 401, and the whole session is revoked.
+            let reuse = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
+            expectError(reuse, 401, code: "refresh_token_reused")
+            let afterReuse = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
+            expectError(afterReuse, 401, code: "invalid_refresh_token")
+            expectError(try await client.get(APIRoutes.me.template, token: rotated.accessToken), 401, code: "session_revoked")
+
+            // The registration's own session is untouched; logout ends it.
+            let registrationToken = registered.tokens.accessToken
+            expectStatus(try await client.get(APIRoutes.me.template, token: registrationToken), 200)
+            let logout = try await client.post(APIRoutes.logout.template, token: registrationToken)
+            expectStatus(logout, 204)
+            expectError(try await client.get(APIRoutes.me.template, token: registrationToken), 401, code: "session_revoked")
+            let refreshAfterLogout = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: registered.tokens.refreshToken))
+            expectError(refreshAfterLogout, 401)
+        }
+    }
+
+    @Test func unknownRefreshTokenIsRejected() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let response = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: "not-a-token"))
+            expectError(response, 401, code: "invalid_refresh_token")
+        }
+    }
+
+    @Test func takenUsernameIs409() async throws {
+        try await BazaarTestHarness.withServer { client in
+            _ = try await client.register("ada")
+            let again = try await client.post(
+                APIRoutes.register.template, RegisterRequest(username: "ada", password: "password123", displayName: "Other"))
+            expectError(again, 409, code: "username_taken")
+        }
+    }
+
+    @Test(arguments: [
+        RegisterRequest(username: "ab", password: "password123", displayName: "A"),
+        RegisterRequest(username: "Ada", password: "password123", displayName: "A"),
+        RegisterRequest(username: "ada!", password: "password123", displayName: "A"),
+        RegisterRequest(username: String(repeating: "a", count: 33), password: "password123", displayName: "A"),
+        RegisterRequest(username: "ada", password: "short", displayName: "A"),
+        RegisterRequest(username: "ada", password: "password123", displayName: ""),
+    ])
+    func registrationBreakingAFieldRuleIs422(request: RegisterRequest) async throws {
+        try await BazaarTestHarness.withServer { client in
+            expectError(try await client.post(APIRoutes.register.template, request), 422, code: "invalid_field")
+        }
+    }
+
+    @Test func unknownUserAndWrongPasswordGetTheSame401() async throws {
+        try await BazaarTestHarness.withServer { client in
+            _ = try await client.register("ada")
+            let wrongPassword = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            let unknownUser = try await client.post(APIRoutes.login.template, LoginRequest(username: "nobody", password: "wrong-password"))
+            expectError(wrongPassword, 401, code: "invalid_credentials")
+            expectError(unknownUser, 401, code: "invalid_credentials")
+            #expect(wrongPassword.body == unknownUser.body)
+        }
+    }
+
+    @Test func repeatedFailedLoginsForOneUsernameAre429WithRetryAfter() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.loginThrottle = .init(maxFailuresPerUsername: 3, maxFailuresPerAddress: 100, window: .seconds(60))
+        try await BazaarTestHarness.withServer(configuration: configuration) { client in
+            _ = try await client.register("ada")
+            for _ in 0..<3 {
+                expectError(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password")), 401)
+            }
+            // Even the right password is refused while throttled.
+            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"))
+            expectError(throttled, 429, code: "too_many_attempts")
+            let retryAfter = try #require(throttled.header("Retry-After").flatMap(Int.init))
+            #expect((1...60).contains(retryAfter))
+            // Another username from the same address is not affected by this username's count.
+            _ = try await client.register("bob")
+            expectStatus(try await client.post(APIRoutes.login.template, LoginRequest(username: "bob", password: "password123")), 200)
+        }
+    }
+
+    @Test func manyFailuresFromOneAddressAcrossUsernamesAre429() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.loginThrottle = .init(maxFailuresPerUsername: 100, maxFailuresPerAddress: 4, window: .seconds(60))
+        try await BazaarTestHarness.withServer(configuration: configuration) { client in
+            for index in 0..<4 {
+                let response = try await client.post(APIRoutes.login.template, LoginRequest(username: "user\(index)", password: "wrong-password"))
+                expectError(response, 401)
+            }
+            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "someone", password: "wrong-password"))
+            expectError(throttled, 429, code: "too_many_attempts")
+            #expect(throttled.header("Retry-After") != nil)
+        }
+    }
+
+    @Test func throttleLiftsOnceTheWindowHasPassed() async throws {
+        let clock = TestClock()
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        var configuration = BazaarTestHarness.configuration(directory: directory, clock: clock)
+        configuration.loginThrottle = .init(maxFailuresPerUsername: 2, maxFailuresPerAddress: 100, window: .seconds(60))
+        try await BazaarTestHarness.withServer(configuration: configuration) { client in
+            _ = try await client.register("ada")
+            for _ in 0..<2 {
+                _ = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            }
+            expectError(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")), 429)
+            clock.advance(by: .seconds(61))
+            expectStatus(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")), 200)
+        }
+    }
+}
+
+@Suite("Access tokens")
+struct AccessTokenTests {
+    @Test func missingTokenIs401WithBearerChallenge() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let response = try await client.get(APIRoutes.me.template)
+            expectError(response, 401, code: "unauthenticated")
+            #expect(response.header("WWW-Authenticate") == "Bearer")
+        }
+    }
+
+    @Test func tamperedSignatureOrPayloadIsRejected() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let ada = try await client.register("ada")
+            let bo = try await client.register("bob")
+            let parts = ada.tokens.accessToken.split(separator: ".").map(String.init)
+            try #require(parts.count == 3)
+            // A flipped signature character.
+            var signature = Array(parts[2])
+            signature[0] = signature[0] == "A" ? "B" : "A"
+            let badSignature = [parts[0], parts[1], String(signature)].joined(separator: ".")
+            expectError(try await client.get(APIRoutes.me.template, token: badSignature), 401, code: "invalid_token")
+            // Ada's signature on Bo's claims.
+            let boParts = bo.tokens.accessToken.split(separator: ".").map(String.init)
+            let swapped = [boParts[0], boParts[1], parts[2]].joined(separator: ".")
+            expectError(try await client.get(APIRoutes.me.template, token: swapped), 401, code: "invalid_token")
+            // Not a JWT at all.
+            expectError(try await client.get(APIRoutes.me.template, token: "garbage"), 401, code: "invalid_token")
+            // An unsigned ("alg": "none") token claiming to be Ada.
+            let none = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+            expectError(try await client.get(APIRoutes.me.template, token: "\(none).\(parts[1])."), 401, code: "invalid_token")
+        }
+    }
+
+    @Test func expiredAccessTokenIsRejectedButRefreshStillWorks() async throws {
+        let clock = TestClock()
+        try await BazaarTestHarness.withServer(clock: clock) { client in
+            let ada = try await client.register("ada")
+            expectStatus(try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 200)
+            clock.advance(by: .seconds(15 * 60 + 1))
+            expectError(try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 401, code: "token_expired")
+            let refreshed = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+            expectStatus(refreshed, 200)
+            let tokens = try refreshed.decode(Tokens.self)
+            #expect(tokens.expiresAt > clock.now())
+            expectStatus(try await client.get(APIRoutes.me.template, token: tokens.accessToken), 200)
+        }
+    }
+
+    @Test func expiredRefreshTokenIsRejected() async throws {
+        let clock = TestClock()
+        try await BazaarTestHarness.withServer(clock: clock) { client in
+            let ada = try await client.register("ada")
+            clock.advance(by: .seconds(30 * 24 * 3600 + 1))
+            let response = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+            expectError(response, 401, code: "invalid_refresh_token")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import NIOHTTP1
+import Testing
+import TestSupport
+
+@Suite("Every error status, in the JSON error shape")
+struct ErrorStatusTests {
+    @Test func malformedJSONIs400() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let broken = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("{\"username\":".utf8), contentType: "application/json")
+            expectError(broken, 400, code: "malformed_body")
+            let wrongShape = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("[1,2]".utf8), contentType: "application/json")
+            expectError(wrongShape, 400, code: "malformed_body")
+            let wrongType = try await client.send(
+                .POST, APIRoutes.login.template, rawBody: Data(#"{"username":1,"password":"x"}"#.utf8), contentType: "application/json")
+            expectError(wrongType, 400, code: "malformed_body")
+            let empty = try await client.send(.POST, APIRoutes.login.template, rawBody: Data(), contentType: "application/json")
+            expectError(empty, 400)
+        }
+    }
+
+    @Test func missingOrBadCredentialsAre401() async throws {
+        try await BazaarTestHarness.withServer { client in
+            for route in APIRoutes.all where route.requiresAuth && route != APIRoutes.events {
+                let response = try await client.send(HTTPMethod(rawValue: route.method), route.path("x"))
+                expectError(response, 401)
+            }
+        }
+    }
+
+    @Test func unknownRoutesAndIdsAre404() async throws {
+        try await BazaarTestHarness.withServer { client in
+            expectError(try await client.get("/v1/nothing-here"), 404, code: "not_found")
+            expectError(try await client.get(APIRoutes.user.path("missing")), 404, code: "not_found")
+        }
+    }
+
+    @Test func aTakenUsernameIs409() async throws {
+        try await BazaarTestHarness.withServer { client in
+            _ = try await client.register("ada")
+            expectError(try await client.post(APIRoutes.register.template, RegisterRequest(username: "ada", password: "password123", displayName: "A")), 409)
+        }
+    }
+
+    @Test func aJSONBodyOver64KiBIs413() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let huge = RegisterRequest(username: "ada", password: String(repeating: "p", count: 70_000), displayName: "A")
+            expectError(try await client.post(APIRoutes.register.template, huge), 413, code: "body_too_large")
+        }
+    }
+
+    @Test func aBodyThatIsNotJSONIs415() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let form = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("username=ada".utf8), contentType: "application/x-www-form-urlencoded")
+            expectError(form, 415, code: "unsupported_media_type")
+            let none = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("{}".utf8))
+            expectError(none, 415)
+            // JSON with a charset parameter is still JSON.
+            let charset = try await client.send(
+                .POST, APIRoutes.login.template, json: LoginRequest(username: "ada", password: "password123"),
+                contentType: "application/json; charset=utf-8")
+            expectError(charset, 401)
+        }
+    }
+
+    @Test func aFieldBreakingItsRuleIs422() async throws {
+        try await BazaarTestHarness.withServer { client in
+            expectError(try await client.post(APIRoutes.register.template, RegisterRequest(username: "a", password: "password123", displayName: "A")), 422, code: "invalid_field")
+        }
+    }
+
+    @Test func repeatedLoginFailuresAre429() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.loginThrottle = .init(maxFailuresPerUsername: 1, maxFailuresPerAddress: 100, window: .seconds(60))
+        try await BazaarTestHarness.withServer(configuration: configuration) { client in
+            _ = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            expectError(throttled, 429, code: "too_many_attempts")
+        }
+    }
+
+    @Test func aWrongMethodOnAKnownPathIsAnErrorInTheJSONShapeNot500() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let response = try await client.send(.DELETE, APIRoutes.products.template)
+            #expect((400..<500).contains(response.status))
+            #expect(response.errorCode != nil)
+        }
+    }
+
+    @Test func hostileInputNeverGetsA500() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let ada = try await client.register("ada")
+            let token = ada.tokens.accessToken
+            let bodies = [
+                "null", "\"string\"", "0", "{\"body\":null}", "{\"body\":\"\\u0000\"}", "{\"ids\":[1]}", "{\"all\":\"yes\"}",
+                String(repeating: "[", count: 10_000), "{\"priceCents\":1e400}", "\u{FEFF}{}", "{\"upTo\":{}}",
+            ]
+            let paths = [
+                APIRoutes.register.template, APIRoutes.login.template, APIRoutes.refresh.template, APIRoutes.createProduct.template,
+                APIRoutes.startConversation.template, APIRoutes.sendMessage.path("x"), APIRoutes.markRead.path("x"),
+                APIRoutes.markNotificationsRead.template,
+            ]
+            for path in paths {
+                for body in bodies {
+                    let response = try await client.send(
+                        .POST, path, rawBody: Data(body.utf8), contentType: "application/json", token: token,
+                        headers: [(APIHeaders.idempotencyKey, "k")])
+                    #expect(response.status < 500, "\(path) with \(body.prefix(40)): \(response.text)")
+                    #expect(response.errorCode != nil, "\(path) with \(body.prefix(40)): \(response.text)")
+                }
+            }
+            for query in ["limit=1e3", "limit=", "cursor=", "cursor=%00", "query=%00", "before=djE6bTotMQ"] {
+                let products = try await client.get(APIRoutes.products.template + "?" + query)
+                let messages = try await client.get(APIRoutes.messages.path("x") + "?" + query, token: token)
+                #expect(products.status < 500, "\(query): \(products.text)")
+                #expect(messages.status < 500, "\(query): \(messages.text)")
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Fuzzes a real bazaar-server against openapi.yaml with schemathesis (pip install schemathesis).
+#
+# Builds bazaar-server, starts it on a free port with a temporary database and demo data, signs
+# in as a demo user so authenticated routes are exercised too, and runs schemathesis. Fails on
+# any 5xx, any response that breaks the spec (status, content type, headers, body schema), or
+# when fewer than MIN_CASES test cases ran.
+#
+# Environment: MAX_EXAMPLES (per operation, default 60), MIN_CASES (default 300), SEED.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MAX_EXAMPLES="${MAX_EXAMPLES:-60}"
+MIN_CASES="${MIN_CASES:-300}"
+SEED="${SEED:-$RANDOM}"
+CHECKS="not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"
+
+command -v schemathesis >/dev/null || { echo "schemathesis is not installed: pip install schemathesis" >&2; exit 2; }
+
+# --build-tests matches what `swift test` built, so after the tests this is a no-op.
+BIN="${BAZAAR_SERVER_BINARY:-}"
+if [ -z "$BIN" ]; then
+    swift build --build-tests
+    BIN="$(swift build --show-bin-path)/bazaar-server"
+fi
+
+WORK="$(mktemp -d)"
+SERVER_PID=""
+cleanup() {
+    if [ -n "$SERVER_PID" ]; then kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The run signs in before fuzzing starts, so the fuzzer's failed logins (throttled with 429) do not matter.
+"$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 --access-token-lifetime 3600 \
+    --log-level warning >"$WORK/stdout" 2>"$WORK/stderr" &
+SERVER_PID=$!
+URL=""
+for _ in $(seq 1 100); do
+    URL="$(grep -o 'http://[^ ]*' "$WORK/stdout" || true)"
+    [ -n "$URL" ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/stderr" >&2; echo "bazaar-server exited" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$URL" ] || { echo "bazaar-server printed no URL" >&2; exit 1; }
+echo "== bazaar-server at $URL (seed $SEED)"
+
+login() {
+    curl -fsS -X POST "$URL/v1/auth/login" -H 'Content-Type: application/json' \
+        -d "{\"username\":\"$1\",\"password\":\"bazaar-demo\"}" |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["tokens"]["accessToken"])'
+}
+TOKEN="$(login ada)"
+LOGOUT_TOKEN="$(login bo)"
+
+run() {
+    schemathesis run openapi.yaml --url "$URL" --checks "$CHECKS" --seed "$SEED" --no-color \
+        --suppress-health-check all --request-timeout 30 "$@" 2>&1 | tee -a "$WORK/schemathesis.log"
+    return "${PIPESTATUS[0]}"
+}
+
+status=0
+# Everything but logout, with Ada's token (logout would end the session the run depends on).
+run -H "Authorization: Bearer $TOKEN" --max-examples "$MAX_EXAMPLES" \
+    --exclude-operation-id logout || status=$?
+# Logout on its own, with a second session.
+run -H "Authorization: Bearer $LOGOUT_TOKEN" --max-examples 5 \
+    --include-operation-id logout || status=$?
+
+# Sum the "N generated" of every run's summary.
+CASES="$(grep -oE '^ *[0-9]+ generated' "$WORK/schemathesis.log" | awk '{ sum += $1 } END { print sum + 0 }')"
+echo "== schemathesis exit status $status; test cases generated: $CASES (minimum $MIN_CASES)"
+if [ "$CASES" -lt "$MIN_CASES" ]; then echo "too few test cases" >&2; status=1; fi
+
+if grep -q "Fatal error\|panicked" "$WORK/stderr"; then cat "$WORK/stderr" >&2; status=1; fi
+kill -0 "$SERVER_PID" 2>/dev/null || { echo "bazaar-server died during the run" >&2; status=1; }
+exit "$status"
