@@ -1,3 +1,4 @@
+import BazaarAPI
 import Foundation
 import Networking
 
@@ -42,8 +43,7 @@ public actor FileTokenStore: TokenStore {
     /// The stored tokens, or `nil` when there is no file.
     public func load() throws -> AuthTokens? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        let decoder = BazaarJSON.makeDecoder()
         guard let tokens = try? decoder.decode(AuthTokens.self, from: data) else {
             throw StoreError.unreadable(path: url.path)
         }
@@ -52,8 +52,7 @@ public actor FileTokenStore: TokenStore {
 
     /// Replaces the stored tokens atomically.
     public func save(_ tokens: AuthTokens) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = BazaarJSON.makeEncoder()
         let data = try encoder.encode(tokens)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(

@@ -53,6 +53,19 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         if case .httpStatus(let failure) = self { failure.status } else { nil }
     }
 
+    /// Whether trying again later may succeed: the server was unreachable, slow, throttling (429),
+    /// timing out a request (408) or failing on its side (5xx).
+    public var isRetryable: Bool {
+        switch self {
+        case .noConnection, .timedOut:
+            true
+        case .httpStatus(let failure):
+            failure.status.code == 408 || failure.status.code == 429 || failure.status.kind == .serverError
+        default:
+            false
+        }
+    }
+
     /// The server's error code (`"username_taken"`), when it sent one.
     public var serverCode: String? {
         if case .httpStatus(let failure) = self { failure.serverError?.code } else { nil }

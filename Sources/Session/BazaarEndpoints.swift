@@ -1,0 +1,137 @@
+import BazaarAPI
+import Foundation
+import Networking
+
+/// Every route of Bazaar's v1 API as a typed endpoint, each in its scope: public routes are
+/// ``NonAuthenticatedEndpoint``s, the signed-in user's are ``AuthenticatedEndpoint``s, so the
+/// compiler keeps each with its controller. Paths come from `BazaarAPI.APIRoutes`, which the server
+/// routes by too, so client and server cannot drift.
+///
+/// The live-event WebSocket (`GET /v1/events`) is not a request/response route; the chat module
+/// connects to it with the session's access token.
+public enum BazaarEndpoints {
+    // MARK: Auth
+
+    /// `POST /v1/auth/register`: a new account and its first tokens.
+    public static func register(_ body: RegisterRequest) -> NonAuthenticatedEndpoint<AuthResponse> {
+        NonAuthenticatedEndpoint(.post, APIRoutes.register.template, parameters: .json(body), retryPolicy: .never)
+    }
+
+    /// `POST /v1/auth/login`: tokens for an existing account.
+    public static func login(_ body: LoginRequest) -> NonAuthenticatedEndpoint<AuthResponse> {
+        NonAuthenticatedEndpoint(.post, APIRoutes.login.template, parameters: .json(body), retryPolicy: .never)
+    }
+
+    /// `POST /v1/auth/refresh`: new tokens for a refresh token (which rotates). Never retried: a
+    /// replayed refresh token counts as reuse and would end the session.
+    public static func refresh(_ refreshToken: String) -> NonAuthenticatedEndpoint<Tokens> {
+        NonAuthenticatedEndpoint(
+            .post, APIRoutes.refresh.template, parameters: .json(RefreshRequest(refreshToken: refreshToken)),
+            cachePolicy: .disabled, retryPolicy: .never)
+    }
+
+    /// `POST /v1/auth/logout`: revokes the session's refresh tokens.
+    public static let logout = AuthenticatedEndpoint<EmptyResponse>(.post, APIRoutes.logout.template, retryPolicy: .never)
+
+    // MARK: Users
+
+    /// `GET /v1/users/me`: the signed-in user.
+    public static let me = AuthenticatedEndpoint<User>(.get, APIRoutes.me.template)
+
+    /// `PATCH /v1/users/me`: change the display name or bio.
+    public static func updateMe(_ body: UpdateProfileRequest) -> AuthenticatedEndpoint<User> {
+        AuthenticatedEndpoint(.patch, APIRoutes.updateMe.template, parameters: .json(body))
+    }
+
+    /// `PUT /v1/users/me/photo`: upload a profile photo (JPEG, PNG or WebP bytes).
+    public static func uploadPhoto(_ bytes: Data, mediaType: MediaType) -> AuthenticatedEndpoint<User> {
+        AuthenticatedEndpoint(.put, APIRoutes.uploadPhoto.template, parameters: .raw(bytes, mediaType: mediaType))
+    }
+
+    /// `GET /v1/users/{id}`: anyone's public profile.
+    public static func user(id: String) -> NonAuthenticatedEndpoint<User> {
+        NonAuthenticatedEndpoint(.get, APIRoutes.user.path(id))
+    }
+
+    /// `GET /v1/users/{id}/photo`: a user's photo bytes (cached, revalidated by ETag).
+    public static func userPhoto(id: String) -> NonAuthenticatedEndpoint<Data> {
+        NonAuthenticatedEndpoint(.get, APIRoutes.userPhoto.path(id))
+    }
+
+    // MARK: Products
+
+    /// `GET /v1/products`: a page of products, optionally matching `query`.
+    public static func products(query: String? = nil, cursor: String? = nil, limit: Int? = nil)
+        -> NonAuthenticatedEndpoint<Page<Product>>
+    {
+        NonAuthenticatedEndpoint(
+            .get, APIRoutes.products.template, parameters: .url(["query": query, "cursor": cursor, "limit": limit]))
+    }
+
+    /// `GET /v1/products/{id}`: one product.
+    public static func product(id: String) -> NonAuthenticatedEndpoint<Product> {
+        NonAuthenticatedEndpoint(.get, APIRoutes.product.path(id))
+    }
+
+    /// `POST /v1/products`: list a product for sale.
+    public static func createProduct(_ body: CreateProductRequest) -> AuthenticatedEndpoint<Product> {
+        AuthenticatedEndpoint(.post, APIRoutes.createProduct.template, parameters: .json(body))
+    }
+
+    // MARK: Conversations and messages
+
+    /// `GET /v1/conversations`: a page of the signed-in user's conversations, newest activity first.
+    public static func conversations(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<Page<Conversation>> {
+        AuthenticatedEndpoint(.get, APIRoutes.conversations.template, parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
+    /// `POST /v1/conversations`: start (or find) the conversation with a user about a product.
+    public static func startConversation(_ body: StartConversationRequest) -> AuthenticatedEndpoint<Conversation> {
+        AuthenticatedEndpoint(.post, APIRoutes.startConversation.template, parameters: .json(body))
+    }
+
+    /// `GET /v1/conversations/{id}/messages`: a page of messages, newest first.
+    public static func messages(conversationID: String, before: String? = nil, limit: Int? = nil)
+        -> AuthenticatedEndpoint<Page<Message>>
+    {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.messages.path(conversationID), parameters: .url(["before": before, "limit": limit]))
+    }
+
+    /// `POST /v1/conversations/{id}/messages`: send a message exactly once per `idempotencyKey`.
+    public static func sendMessage(conversationID: String, body: String, idempotencyKey: String)
+        -> AuthenticatedEndpoint<Message>
+    {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.sendMessage.path(conversationID), parameters: .json(SendMessageRequest(body: body)),
+            headers: [APIHeaders.idempotencyKey: idempotencyKey])
+    }
+
+    /// `POST /v1/conversations/{id}/read`: mark messages read up to one.
+    public static func markRead(conversationID: String, upTo messageID: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.markRead.path(conversationID), parameters: .json(MarkReadRequest(upTo: messageID)))
+    }
+
+    // MARK: Notifications
+
+    /// `GET /v1/notifications`: a page of the signed-in user's notifications.
+    public static func notifications(cursor: String? = nil, limit: Int? = nil)
+        -> AuthenticatedEndpoint<Page<BazaarAPI.Notification>>
+    {
+        AuthenticatedEndpoint(.get, APIRoutes.notifications.template, parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
+    /// `POST /v1/notifications/read`: mark some or all notifications read.
+    public static func markNotificationsRead(_ body: MarkNotificationsReadRequest) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.post, APIRoutes.markNotificationsRead.template, parameters: .json(body))
+    }
+
+    // MARK: Operations
+
+    /// `GET /health`: liveness.
+    public static let health = NonAuthenticatedEndpoint<Data>(.get, APIRoutes.health.template, cachePolicy: .disabled)
+
+    /// `GET /metrics`: Prometheus text.
+    public static let metrics = NonAuthenticatedEndpoint<Data>(.get, APIRoutes.metrics.template, cachePolicy: .disabled)
+}

@@ -1,0 +1,64 @@
+import BazaarAPI
+import Foundation
+import Networking
+import Session
+import Testing
+
+@Suite("BazaarEndpoints")
+struct BazaarEndpointsTests {
+    /// One entry per endpoint: its method and path template, and whether its type is the authenticated one.
+    /// The types are checked by the compiler through the two helpers below.
+    static func entries() -> [(method: String, template: String, authenticated: Bool)] {
+        func open<R>(_ endpoint: NonAuthenticatedEndpoint<R>, _ template: String) -> (String, String, Bool) {
+            (endpoint.method.rawValue, template, false)
+        }
+        func closed<R>(_ endpoint: AuthenticatedEndpoint<R>, _ template: String) -> (String, String, Bool) {
+            (endpoint.spec.method.rawValue, template, true)
+        }
+        let body = UpdateProfileRequest()
+        let entries: [(String, String, Bool)] = [
+            open(BazaarEndpoints.register(RegisterRequest(username: "a", password: "b", displayName: "c")), "/v1/auth/register"),
+            open(BazaarEndpoints.login(LoginRequest(username: "a", password: "b")), "/v1/auth/login"),
+            open(BazaarEndpoints.refresh("r"), "/v1/auth/refresh"),
+            closed(BazaarEndpoints.logout, "/v1/auth/logout"),
+            closed(BazaarEndpoints.me, "/v1/users/me"),
+            closed(BazaarEndpoints.updateMe(body), "/v1/users/me"),
+            closed(BazaarEndpoints.uploadPhoto(Data(), mediaType: .png), "/v1/users/me/photo"),
+            open(BazaarEndpoints.user(id: "u"), "/v1/users/{id}"),
+            open(BazaarEndpoints.userPhoto(id: "u"), "/v1/users/{id}/photo"),
+            open(BazaarEndpoints.products(), "/v1/products"),
+            open(BazaarEndpoints.product(id: "p"), "/v1/products/{id}"),
+            closed(BazaarEndpoints.createProduct(CreateProductRequest(title: "t", description: "d", priceCents: 1, currency: "EUR")), "/v1/products"),
+            closed(BazaarEndpoints.conversations(), "/v1/conversations"),
+            closed(BazaarEndpoints.startConversation(StartConversationRequest(userId: "u")), "/v1/conversations"),
+            closed(BazaarEndpoints.messages(conversationID: "c"), "/v1/conversations/{id}/messages"),
+            closed(BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"), "/v1/conversations/{id}/messages"),
+            closed(BazaarEndpoints.markRead(conversationID: "c", upTo: "m"), "/v1/conversations/{id}/read"),
+            closed(BazaarEndpoints.notifications(), "/v1/notifications"),
+            closed(BazaarEndpoints.markNotificationsRead(MarkNotificationsReadRequest(all: true)), "/v1/notifications/read"),
+            open(BazaarEndpoints.health, "/health"),
+            open(BazaarEndpoints.metrics, "/metrics"),
+        ]
+        return entries.map { (method: $0.0, template: $0.1, authenticated: $0.2) }
+    }
+
+    @Test("every route of the API has an endpoint, in the scope the contract gives it")
+    func everyRouteIsCoveredInItsScope() {
+        let entries = Self.entries()
+        for route in APIRoutes.all where route != APIRoutes.events {
+            let match = entries.first { $0.method == route.method && $0.template == route.template }
+            #expect(match != nil, "no endpoint for \(route)")
+            #expect(match?.authenticated == route.requiresAuth, "\(route) is in the wrong scope")
+        }
+        #expect(entries.count == APIRoutes.all.count - 1)
+    }
+
+    @Test("paths fill in and escape their ids; a message send carries its Idempotency-Key")
+    func pathsAndHeaders() {
+        #expect(BazaarEndpoints.product(id: "a b/c").path == "/v1/products/a%20b%2Fc")
+        let send = BazaarEndpoints.sendMessage(conversationID: "c1", body: "hi", idempotencyKey: "key-1")
+        #expect(send.spec.path == "/v1/conversations/c1/messages")
+        #expect(send.spec.headers["Idempotency-Key"] == "key-1")
+        #expect(BazaarEndpoints.refresh("r").retryPolicy == .never, "a replayed refresh would be reuse")
+    }
+}

@@ -1,0 +1,56 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import Networking
+import Session
+import Synchronization
+import TestSupport
+
+/// A real `bazaar-server` on a free port, plus what a client session needs: a file token store in a
+/// temporary folder, a cache, and a way to read the server's own refresh count.
+struct SessionFixture: Sendable {
+    let baseURL: URL
+    let raw: BazaarTestClient
+    let tokenFile: URL
+    let cache: HTTPCache
+    let serverClock: TestClock
+
+    /// Runs `body` against a fresh server whose clock is `serverClock`.
+    static func with<Result: Sendable>(
+        accessTokenLifetime: Duration = .seconds(120), serverClock: TestClock = TestClock(),
+        _ body: (SessionFixture) async throws -> Result
+    ) async throws -> Result {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory, clock: serverClock)
+        configuration.accessTokenLifetime = accessTokenLifetime
+        return try await BazaarTestHarness.withServer(configuration: configuration) { raw in
+            try await body(
+                SessionFixture(
+                    baseURL: raw.baseURL, raw: raw, tokenFile: directory.appendingPathComponent("client/tokens.json"),
+                    cache: try HTTPCache(), serverClock: serverClock))
+        }
+    }
+
+    /// A session starter on this server; `clock` is the client's clock for token expiry.
+    func starter(
+        margin: Duration = .seconds(10), clock: TestClock? = nil,
+        onSessionEnded: @escaping @Sendable (String) async -> Void = { _ in }
+    ) -> SessionStarter {
+        var performer = NetworkRequestPerformer(cache: cache)
+        performer.timeout = .seconds(30)
+        let now: @Sendable () -> Date = { clock?.now() ?? Date() }
+        return SessionStarter(
+            client: .bazaar(baseURL: baseURL, performer: performer), tokenStore: FileTokenStore(url: tokenFile),
+            refreshMargin: margin, now: now, onSessionEnded: onSessionEnded)
+    }
+
+    /// Refresh calls the server has counted, by outcome (`rotated`, `reused`, `invalid`, …), from `/metrics`.
+    func serverRefreshCount(outcome: String = "rotated") async throws -> Int {
+        let text = try await raw.get("/metrics").text
+        return text.split(separator: "\n")
+            .filter { $0.hasPrefix("bazaar_auth_refresh_total") && $0.contains("outcome=\"\(outcome)\"") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+            .reduce(0) { $0 + Int($1) }
+    }
+}
