@@ -22,6 +22,18 @@ public actor UserModelController {
         return fresh
     }
 
+    /// Completion-handler form of ``sync()`` (the seed's `sync(then:)`).
+    @discardableResult
+    public nonisolated func sync(then handler: @escaping NetworkResultHandler<User>) -> Task<Void, Never> {
+        Task {
+            do throws(NetworkError) {
+                handler(.success(try await sync()))
+            } catch {
+                handler(.failure(error))
+            }
+        }
+    }
+
     /// Renames the user on the server and keeps the answer locally at once.
     @discardableResult
     public func rename(to displayName: String) async throws(NetworkError) -> User {

@@ -9,7 +9,9 @@ struct UserRoutes: RouteGroup {
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.me) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
-            return try JSONResponse.make(try await user(caller.userId))
+            // For the caller only, and checked on every use: the client revalidates with the ETag.
+            return try JSONResponse.cacheable(
+                try await user(caller.userId), request: request, cacheControl: "private, no-cache")
         }
         router.on(APIRoutes.updateMe) { request, _ in try await updateMe(request) }
         router.on(APIRoutes.uploadPhoto) { request, _ in try await uploadPhoto(request) }
