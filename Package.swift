@@ -66,6 +66,19 @@ let package = Package(
         ),
         .target(
             name: "Dependencies",
+            dependencies: ["BazaarAPI", "Networking"],
+            swiftSettings: strict
+        ),
+
+        // MARK: Feature modules (each imports only Dependencies, Networking, Session, BazaarAPI)
+        .target(
+            name: "Profile",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Products",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
 
@@ -111,6 +124,8 @@ let package = Package(
             dependencies: [
                 "BazaarAPI",
                 "BazaarServer",
+                "Networking",
+                "Session",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -156,7 +171,17 @@ let package = Package(
         ),
         .testTarget(
             name: "DependenciesTests",
-            dependencies: ["Dependencies"],
+            dependencies: ["Dependencies", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ProfileTests",
+            dependencies: ["Profile", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ProductsTests",
+            dependencies: ["Products", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

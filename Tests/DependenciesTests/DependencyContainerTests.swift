@@ -132,12 +132,12 @@ struct DependencyContainerTests {
         }
     }
 
-    @Test("concurrent first resolves of a shared registration all get the same instance")
+    @Test("1000 concurrent first resolves of a shared registration all get the same instance")
     func concurrentFirstResolveIsOneInstance() async throws {
         let container = DependencyContainer()
         container.register((any Greeter).self) { _ in EnglishGreeter() }
         let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<64 {
+            for _ in 0..<1_000 {
                 group.addTask { ObjectIdentifier(try container.resolve((any Greeter).self) as AnyObject) }
             }
             return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }

@@ -96,6 +96,9 @@ public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
         self.serverError = serverError
     }
 
+    /// The status code as a number (`404`).
+    public var statusCode: Int { status.code }
+
     /// The wait the server asked for in `Retry-After`, if any.
     public var retryAfter: Duration? {
         headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: Date()) }

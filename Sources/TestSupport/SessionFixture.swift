@@ -4,19 +4,23 @@ import Foundation
 import Networking
 import Session
 import Synchronization
-import TestSupport
 
 /// A real `bazaar-server` on a free port, plus what a client session needs: a file token store in a
 /// temporary folder, a cache, and a way to read the server's own refresh count.
-struct SessionFixture: Sendable {
-    let baseURL: URL
-    let raw: BazaarTestClient
-    let tokenFile: URL
-    let cache: HTTPCache
-    let serverClock: TestClock
+public struct SessionFixture: Sendable {
+    /// The server's base URL.
+    public let baseURL: URL
+    /// A plain client for arranging data and reading answers directly.
+    public let raw: BazaarTestClient
+    /// Where the client keeps its tokens.
+    public let tokenFile: URL
+    /// The client's response cache.
+    public let cache: HTTPCache
+    /// The server's clock.
+    public let serverClock: TestClock
 
-    /// Runs `body` against a fresh server whose clock is `serverClock`.
-    static func with<Result: Sendable>(
+    /// Runs `body` against a fresh server whose clock is `serverClock`; the server always stops after.
+    public static func with<Result: Sendable>(
         accessTokenLifetime: Duration = .seconds(120), serverClock: TestClock = TestClock(),
         _ body: (SessionFixture) async throws -> Result
     ) async throws -> Result {
@@ -33,7 +37,7 @@ struct SessionFixture: Sendable {
     }
 
     /// A session starter on this server; `clock` is the client's clock for token expiry.
-    func starter(
+    public func starter(
         margin: Duration = .seconds(10), clock: TestClock? = nil,
         onSessionEnded: @escaping @Sendable (String) async -> Void = { _ in }
     ) -> SessionStarter {
@@ -46,7 +50,7 @@ struct SessionFixture: Sendable {
     }
 
     /// Refresh calls the server has counted, by outcome (`rotated`, `reused`, `invalid`, …), from `/metrics`.
-    func serverRefreshCount(outcome: String = "rotated") async throws -> Int {
+    public func serverRefreshCount(outcome: String = "rotated") async throws -> Int {
         let text = try await raw.get("/metrics").text
         return text.split(separator: "\n")
             .filter { $0.hasPrefix("bazaar_auth_refresh_total") && $0.contains("outcome=\"\(outcome)\"") }

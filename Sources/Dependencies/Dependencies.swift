@@ -1,0 +1,31 @@
+/// The app's dependency manager (seed 002): one shared instance, with an accessor per feature module.
+///
+/// The app target registers the concrete modules at launch and calls ``validate()``; features reach
+/// each other only through these accessors and the protocols they return.
+public final class Dependencies: DependencyManager {
+    /// The instance every module uses.
+    public static let shared = Dependencies()
+
+    /// The registrations.
+    public let container: DependencyContainer
+
+    /// Makes a manager with its own container (tests make their own; the app uses ``shared``).
+    public init(container: DependencyContainer = DependencyContainer()) {
+        self.container = container
+    }
+
+    /// Every feature module the app must register before it starts.
+    public var requiredTypes: [any Any.Type] {
+        [(any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self]
+    }
+
+    /// The profile feature.
+    public var profileModule: any ProfileModuleProtocol {
+        get throws(DependencyError) { try resolve((any ProfileModuleProtocol).self) }
+    }
+
+    /// The products feature.
+    public var productsModule: any ProductsModuleProtocol {
+        get throws(DependencyError) { try resolve((any ProductsModuleProtocol).self) }
+    }
+}

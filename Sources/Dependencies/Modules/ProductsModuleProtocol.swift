@@ -1,0 +1,114 @@
+import BazaarAPI
+
+/// What the product list shows: the products loaded so far and whether more pages exist.
+public struct ProductListContent: Sendable, Equatable {
+    /// The products, newest first.
+    public var products: [Product]
+    /// The search, if any.
+    public var query: String?
+    /// Whether ``ProductListLogic/loadMore()`` can add a page.
+    public var hasMore: Bool
+
+    /// Makes content.
+    public init(products: [Product], query: String?, hasMore: Bool) {
+        self.products = products
+        self.query = query
+        self.hasMore = hasMore
+    }
+}
+
+/// What a product's page shows: the product and its seller.
+public struct ProductDetailContent: Sendable, Equatable {
+    /// The product.
+    public var product: Product
+    /// Its seller's public profile.
+    public var seller: User
+
+    /// Makes content.
+    public init(product: Product, seller: User) {
+        self.product = product
+        self.seller = seller
+    }
+}
+
+/// Browsing and searching products, a page at a time.
+public protocol ProductListLogic: Sendable {
+    /// Loads the first page, of everything or of matches for `query`.
+    func load(query: String?) async -> ScreenState<ProductListContent>
+    /// Adds the next page to what is shown.
+    func loadMore() async -> ScreenState<ProductListContent>
+}
+
+/// One product's page.
+public protocol ProductDetailLogic: Sendable {
+    /// Loads the product and its seller.
+    func load() async -> ScreenState<ProductDetailContent>
+}
+
+/// Listing a product for sale.
+public protocol SellLogic: Sendable {
+    /// Puts a product up for sale and returns it as listed.
+    func sell(title: String, description: String, priceCents: Int, currency: String) async -> ScreenState<Product>
+}
+
+extension ProductListLogic {
+    /// The seed's form of ``load(query:)``.
+    @discardableResult
+    public func load(query: String?, then handler: @escaping StateHandler<ScreenState<ProductListContent>>)
+        -> Task<Void, Never>
+    {
+        Task { handler(await load(query: query)) }
+    }
+}
+
+/// The products feature's screens.
+public struct ProductListScreen: Sendable {
+    /// The screen's title.
+    public var title: String
+    /// The logic the renderer drives.
+    public var logic: any ProductListLogic
+
+    /// Makes a screen.
+    public init(title: String, logic: any ProductListLogic) {
+        self.title = title
+        self.logic = logic
+    }
+}
+
+/// A product's page as a screen.
+public struct ProductDetailScreen: Sendable {
+    /// The screen's title.
+    public var title: String
+    /// The logic the renderer drives.
+    public var logic: any ProductDetailLogic
+
+    /// Makes a screen.
+    public init(title: String, logic: any ProductDetailLogic) {
+        self.title = title
+        self.logic = logic
+    }
+}
+
+/// The sell form as a screen.
+public struct SellScreen: Sendable {
+    /// The screen's title.
+    public var title: String
+    /// The logic the renderer drives.
+    public var logic: any SellLogic
+
+    /// Makes a screen.
+    public init(title: String, logic: any SellLogic) {
+        self.title = title
+        self.logic = logic
+    }
+}
+
+/// The products feature's public face; the app resolves it from ``Dependencies``.
+public protocol ProductsModuleProtocol: Sendable {
+    /// Browsing (and searching) products.
+    func productListScreen() -> ProductListScreen
+    /// One product's page.
+    func productScreen(id: String) -> ProductDetailScreen
+    /// Selling a product (needs a signed-in user).
+    func sellScreen() -> SellScreen
+}

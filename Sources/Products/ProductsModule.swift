@@ -1,0 +1,30 @@
+import Dependencies
+import Networking
+import Session
+
+/// The products feature (seed 002's module): browsing, a product's page, and selling.
+public struct ProductsModule: ProductsModuleProtocol {
+    private let network: NonAuthenticatedNetworkController
+    private let session: UserSession?
+
+    /// Makes the module; `session` is the signed-in user's, if any (selling needs one).
+    public init(network: NonAuthenticatedNetworkController, session: UserSession?) {
+        self.network = network
+        self.session = session
+    }
+
+    /// Browsing and searching.
+    public func productListScreen() -> ProductListScreen {
+        ProductListScreen(title: "Products", logic: ProductListLogicController(network: network))
+    }
+
+    /// One product's page.
+    public func productScreen(id: String) -> ProductDetailScreen {
+        ProductDetailScreen(title: "Product", logic: ProductDetailLogicController(network: network, productID: id))
+    }
+
+    /// The sell form.
+    public func sellScreen() -> SellScreen {
+        SellScreen(title: "Sell", logic: SellLogicController(session: session))
+    }
+}

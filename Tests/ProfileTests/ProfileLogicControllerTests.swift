@@ -1,0 +1,103 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+import Networking
+import Profile
+import Session
+import Synchronization
+import Testing
+import TestSupport
+
+/// Collects the states and progress a controller reports along the way.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex([Value]())
+    var all: [Value] { values.withLock { $0 } }
+    func record(_ value: Value) { values.withLock { $0.append(value) } }
+}
+
+@Suite("ProfileLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
+struct ProfileLogicControllerTests {
+    /// A small PNG: the signature the server sniffs, then some bytes.
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x42, count: 300_000)
+
+    static func screen(_ session: UserSession) -> ProfileScreen {
+        ProfileModule(session: session).profileScreen()
+    }
+
+    @Test("load shows the cached user first, then the server's")
+    func loadCachedThenFresh() async throws {
+        try await SessionFixture.with { fixture in
+            let session = try await fixture.starter().register(username: "ada", password: "password123", displayName: "Ada")
+            // Ada renames herself on another device: this one's cached user is stale.
+            let otherDevice = try await fixture.starter().login(username: "ada", password: "password123")
+            try await otherDevice.user.rename(to: "Ada L.")
+            let seen = Recorder<ProfileState>()
+            let final = await Self.screen(session).logic.load(onState: seen.record)
+            #expect(seen.all == [.presenting(ProfileContent(user: seen.all.first?.user ?? final.user!, isRefreshing: true))])
+            #expect(seen.all.first?.user?.displayName == "Ada")
+            #expect(final.user?.displayName == "Ada L.")
+        }
+    }
+
+    @Test("renaming presents the new name; an empty name fails with the server's reason")
+    func rename() async throws {
+        try await SessionFixture.with { fixture in
+            let session = try await fixture.starter().register(username: "bea", password: "password123", displayName: "Bea")
+            let logic = Self.screen(session).logic
+            let renamed = await logic.changeDisplayName(to: "Beatrice")
+            #expect(renamed.user?.displayName == "Beatrice")
+            #expect(await session.user.user.displayName == "Beatrice")
+            let refused = await logic.changeDisplayName(to: "")
+            guard case .failed(let error) = refused else {
+                Issue.record("expected a failure, got \(refused)")
+                return
+            }
+            #expect(error.kind == .invalidInput)
+        }
+    }
+
+    @Test("a photo upload reports progress up to 100% and presents the user with a photo URL")
+    func photoUpload() async throws {
+        try await SessionFixture.with { fixture in
+            let session = try await fixture.starter().register(username: "cal", password: "password123", displayName: "Cal")
+            let progress = Recorder<Double>()
+            let state = await Self.screen(session).logic.changePhoto(Self.png, mediaType: .png, progress: progress.record)
+            #expect(state.user?.photoURL != nil)
+            #expect(progress.all.last == 1)
+            #expect(progress.all.count > 1)
+            let refused = await Self.screen(session).logic.changePhoto(Data("not an image".utf8), mediaType: .png, progress: nil)
+            #expect(refused.error?.kind == .invalidInput)
+        }
+    }
+
+    @Test("logout moves to signedOut; a later load fails as signed out")
+    func logout() async throws {
+        try await SessionFixture.with { fixture in
+            let session = try await fixture.starter().register(username: "dot", password: "password123", displayName: "Dot")
+            let logic = Self.screen(session).logic
+            #expect(await logic.logout() == .signedOut)
+            #expect(await logic.load(onState: nil) == .signedOut)
+        }
+    }
+
+    @Test("with the server down, load keeps the cached user visible and then fails as offline")
+    func serverDown() async throws {
+        let (session, seen) = try await SessionFixture.with { fixture in
+            let session = try await fixture.starter().register(username: "eve", password: "password123", displayName: "Eve")
+            return (session, Recorder<ProfileState>())
+        }
+        let state = await Self.screen(session).logic.load(onState: seen.record)
+        #expect(seen.all.first?.user?.username == "eve")
+        #expect(state.error?.kind == .offline)
+    }
+}
+
+extension ProfileState {
+    var user: User? {
+        if case .presenting(let content) = self { content.user } else { nil }
+    }
+
+    var error: ScreenError? {
+        if case .failed(let error) = self { error } else { nil }
+    }
+}
