@@ -81,6 +81,11 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "Notifications",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
 
         // MARK: Server
         .target(
@@ -177,6 +182,11 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: ["Profile", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NotificationsTests",
+            dependencies: ["Notifications", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

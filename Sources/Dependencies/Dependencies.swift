@@ -16,12 +16,17 @@ public final class Dependencies: DependencyManager {
 
     /// Every feature module the app must register before it starts.
     public var requiredTypes: [any Any.Type] {
-        [(any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self]
+        [(any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self]
     }
 
     /// The profile feature.
     public var profileModule: any ProfileModuleProtocol {
         get throws(DependencyError) { try resolve((any ProfileModuleProtocol).self) }
+    }
+
+    /// The notifications feature.
+    public var notificationsModule: any NotificationsModuleProtocol {
+        get throws(DependencyError) { try resolve((any NotificationsModuleProtocol).self) }
     }
 
     /// The products feature.

@@ -1,0 +1,63 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+import Networking
+import Notifications
+import Session
+import Testing
+import TestSupport
+
+@Suite("NotificationsLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
+struct NotificationsLogicTests {
+    /// Registers a seller who receives `count` messages from a buyer; returns the seller's session.
+    static func sellerWithMessages(_ count: Int, fixture: SessionFixture) async throws -> UserSession {
+        let seller = try await fixture.starter().register(username: "sella", password: "password123", displayName: "Sella")
+        let buyer = try await fixture.raw.register("buyer")
+        let conversation = try await fixture.raw.startConversation(with: seller.userID, token: buyer.tokens.accessToken)
+        for index in 1...count {
+            _ = try await fixture.raw.sendMessage("Is it still for sale? (\(index))", in: conversation.id, token: buyer.tokens.accessToken)
+        }
+        return seller
+    }
+
+    @Test("a new message creates a notification; pages load in order with the unread count")
+    func loadAndPage() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await Self.sellerWithMessages(3, fixture: fixture)
+            let logic = NotificationsLogicController(network: seller.network, pageSize: 2)
+            let first = await logic.load()
+            #expect(first.content?.notifications.count == 2)
+            #expect(first.content?.hasMore == true)
+            let all = await logic.loadMore()
+            #expect(all.content?.notifications.count == 3)
+            #expect(all.content?.unreadCount == 3)
+            #expect(all.content?.notifications.allSatisfy { $0.type == NotificationType.newMessage } == true)
+        }
+    }
+
+    @Test("marking one read, then all, updates the list and the server")
+    func markRead() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await Self.sellerWithMessages(3, fixture: fixture)
+            let logic = NotificationsModule(session: seller).notificationsScreen().logic
+            let loaded = await logic.load()
+            let firstID = try #require(loaded.content?.notifications.first?.id)
+            let one = await logic.markRead(ids: [firstID])
+            #expect(one.content?.unreadCount == 2)
+            let everything = await logic.markAllRead()
+            #expect(everything.content?.unreadCount == 0)
+            let reloaded = await NotificationsLogicController(network: seller.network).load()
+            #expect(reloaded.content?.unreadCount == 0, "the server has them read too")
+        }
+    }
+
+    @Test("an ended session fails as signed out")
+    func sessionEnded() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await fixture.starter().register(username: "gone", password: "password123", displayName: "Gone")
+            await seller.logout()
+            let state = await NotificationsLogicController(network: seller.network).load()
+            #expect(state.error?.kind == .signedOut)
+        }
+    }
+}
