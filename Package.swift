@@ -82,6 +82,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "Chat",
+            dependencies: [
+                "Dependencies", "Networking", "Session", "BazaarAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
             name: "Notifications",
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
@@ -182,6 +190,11 @@ let package = Package(
         .testTarget(
             name: "ProfileTests",
             dependencies: ["Profile", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ChatTests",
+            dependencies: ["Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

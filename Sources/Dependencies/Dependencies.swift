@@ -16,12 +16,20 @@ public final class Dependencies: DependencyManager {
 
     /// Every feature module the app must register before it starts.
     public var requiredTypes: [any Any.Type] {
-        [(any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self]
+        [
+            (any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self,
+            (any ChatModuleProtocol).self,
+        ]
     }
 
     /// The profile feature.
     public var profileModule: any ProfileModuleProtocol {
         get throws(DependencyError) { try resolve((any ProfileModuleProtocol).self) }
+    }
+
+    /// The chat feature.
+    public var chatModule: any ChatModuleProtocol {
+        get throws(DependencyError) { try resolve((any ChatModuleProtocol).self) }
     }
 
     /// The notifications feature.

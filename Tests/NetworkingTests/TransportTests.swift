@@ -52,7 +52,7 @@ struct TransportTests {
             let cancelledAt = ContinuousClock.now
             task.cancel()
             let result = await task.result
-            #expect(ContinuousClock.now - cancelledAt < .seconds(3))
+            #expect(ContinuousClock.now - cancelledAt < .seconds(10), "well before the 20 s response would end")
             guard case .failure(let error) = result, case NetworkError.cancelled = error else {
                 Issue.record("expected cancelled, got \(result)")
                 return
@@ -71,7 +71,7 @@ struct TransportTests {
                 guard case NetworkError.timedOut = error else { return false }
                 return true
             }
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < .seconds(8), "well before the 10 s response would end")
         }
     }
 

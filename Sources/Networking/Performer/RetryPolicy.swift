@@ -38,7 +38,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The backoff before retry number `retry` (1 for the first retry), before `Retry-After`.
     ///
     /// With jitter, a uniform value in `0...cap` where `cap = min(maxDelay, baseDelay * 2^(retry-1))`.
-    func backoff(forRetry retry: Int, random: (ClosedRange<Double>) -> Double) -> Duration {
+    public func backoff(forRetry retry: Int, random: (ClosedRange<Double>) -> Double) -> Duration {
         let exponent = min(max(retry - 1, 0), 30)
         let cap = min(maxDelay, baseDelay * (1 << exponent))
         guard jitter else { return cap }

@@ -1,0 +1,40 @@
+import BazaarAPI
+import Networking
+import Session
+
+/// Delivers one outbox message to Bazaar: finds or starts the conversation when the message was
+/// queued for a person, then posts the message with the entry's id as its `Idempotency-Key`, so
+/// every attempt of one message is the same request to the server.
+public protocol OutboxDeliverer: Sendable {
+    /// The conversation for a message to `userID` about `productID` (found or started).
+    func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String
+    /// Posts `body` into `conversationID` under `idempotencyKey`; returns the server's message.
+    func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError) -> Message
+}
+
+/// The deliverer over the signed-in user's authenticated controller.
+public struct BazaarOutboxDeliverer: OutboxDeliverer {
+    private let network: AuthenticatedNetworkController
+
+    /// Makes a deliverer for the user whose controller this is.
+    public init(network: AuthenticatedNetworkController) {
+        self.network = network
+    }
+
+    /// `POST /v1/conversations`: the same conversation for the same pair and product every time.
+    public func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError)
+        -> String
+    {
+        try await network.request(
+            BazaarEndpoints.startConversation(StartConversationRequest(userId: userID, productId: productID))
+        ).id
+    }
+
+    /// `POST /v1/conversations/{id}/messages` with the key.
+    public func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
+        -> Message
+    {
+        try await network.request(
+            BazaarEndpoints.sendMessage(conversationID: conversationID, body: body, idempotencyKey: idempotencyKey))
+    }
+}

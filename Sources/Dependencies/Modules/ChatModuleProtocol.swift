@@ -1,0 +1,183 @@
+import BazaarAPI
+import Foundation
+
+/// Where a message in the outbox is going: a known conversation, or a person (and product) whose
+/// conversation is found or started at delivery time, so a first message can be queued offline.
+public enum OutboxRecipient: Sendable, Equatable, Hashable {
+    /// An existing conversation.
+    case conversation(id: String)
+    /// The conversation with a user about a product (or about nothing).
+    case user(id: String, productID: String?)
+}
+
+/// Where a queued message is on its way to the server.
+public enum OutboxState: Sendable, Equatable, Hashable {
+    /// Written to disk, waiting its turn (or waiting for the server to come back).
+    case queued
+    /// Being sent now.
+    case sending
+    /// Delivered: the server's message id.
+    case sent(messageID: String)
+    /// Refused for good (a 4xx such as 404 or 422), with the server's reason.
+    case failed(reason: String)
+
+    /// Whether the message will not change state any more.
+    public var isFinal: Bool {
+        switch self {
+        case .sent, .failed: true
+        case .queued, .sending: false
+        }
+    }
+}
+
+/// A message in the durable outbox.
+public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
+    /// The local id (also the idempotency key every attempt carries).
+    public var id: String
+    /// Where it goes.
+    public var recipient: OutboxRecipient
+    /// The text.
+    public var body: String
+    /// Where it is on its way.
+    public var state: OutboxState
+    /// How many delivery attempts were made.
+    public var attempts: Int
+    /// When it was queued.
+    public var createdAt: Date
+
+    /// Makes an entry.
+    public init(id: String, recipient: OutboxRecipient, body: String, state: OutboxState, attempts: Int, createdAt: Date) {
+        self.id = id
+        self.recipient = recipient
+        self.body = body
+        self.state = state
+        self.attempts = attempts
+        self.createdAt = createdAt
+    }
+}
+
+/// Sends messages about one conversation in the background (seed 002's `ChatMessageSender`).
+///
+/// A message is written to the durable outbox first and delivered exactly once, in order, whenever
+/// the server can be reached.
+public protocol ChatMessageSender: Sendable {
+    /// Queues `body` durably and returns the entry at once (state `queued`).
+    func sendNewMessage(with body: String) async throws -> OutboxEntry
+    /// Waits until the entry is delivered or refused, and returns its final form.
+    func delivery(of entryID: String) async -> OutboxEntry
+}
+
+extension ChatMessageSender {
+    /// The seed's shape: `completion` gets the new message's id once delivered, or `nil` if refused.
+    public func sendNewMessage(with body: String, completion: @escaping @Sendable (_ messageId: String?) -> Void) {
+        Task {
+            guard let entry = try? await sendNewMessage(with: body) else {
+                completion(nil)
+                return
+            }
+            if case .sent(let messageID) = await delivery(of: entry.id).state {
+                completion(messageID)
+            } else {
+                completion(nil)
+            }
+        }
+    }
+}
+
+/// What the conversations screen shows.
+public struct ConversationListContent: Sendable, Equatable {
+    /// The conversations, newest activity first, each with its last message and unread count.
+    public var conversations: [Conversation]
+    /// Whether ``ConversationsLogic/loadMore()`` can add a page.
+    public var hasMore: Bool
+
+    /// Makes content.
+    public init(conversations: [Conversation], hasMore: Bool) {
+        self.conversations = conversations
+        self.hasMore = hasMore
+    }
+}
+
+/// The conversations screen's logic.
+public protocol ConversationsLogic: Sendable {
+    /// Loads the newest page of conversations.
+    func load() async -> ScreenState<ConversationListContent>
+    /// Adds the next page.
+    func loadMore() async -> ScreenState<ConversationListContent>
+    /// Starts (or finds) the conversation with a user about a product.
+    func start(withUser userID: String, aboutProduct productID: String?) async -> ScreenState<Conversation>
+}
+
+/// What the messages screen shows.
+public struct MessagesContent: Sendable, Equatable {
+    /// The conversation.
+    public var conversation: Conversation
+    /// The messages loaded so far, oldest first.
+    public var messages: [Message]
+    /// Messages still in the outbox for this conversation, oldest first.
+    public var pending: [OutboxEntry]
+    /// Whether ``MessagesLogic/loadOlder()`` can add earlier messages.
+    public var hasOlder: Bool
+
+    /// Makes content.
+    public init(conversation: Conversation, messages: [Message], pending: [OutboxEntry], hasOlder: Bool) {
+        self.conversation = conversation
+        self.messages = messages
+        self.pending = pending
+        self.hasOlder = hasOlder
+    }
+}
+
+/// The messages screen's logic: history, sending through the outbox, read receipts.
+public protocol MessagesLogic: Sendable {
+    /// Opens the conversation and loads its newest messages.
+    func load() async -> ScreenState<MessagesContent>
+    /// Adds earlier messages.
+    func loadOlder() async -> ScreenState<MessagesContent>
+    /// Queues a message in the outbox (delivered in the background) and shows it as pending.
+    func send(_ body: String) async -> ScreenState<MessagesContent>
+    /// Tells the server everything shown so far has been read.
+    func markRead() async -> ScreenState<MessagesContent>
+    /// Fetches what arrived since the last load and folds in delivered outbox messages.
+    func refresh() async -> ScreenState<MessagesContent>
+}
+
+/// The conversations screen as a module hands it out.
+public struct ConversationsScreen: Sendable {
+    /// The screen's title.
+    public var title: String
+    /// The logic the renderer drives.
+    public var logic: any ConversationsLogic
+
+    /// Makes a screen.
+    public init(title: String, logic: any ConversationsLogic) {
+        self.title = title
+        self.logic = logic
+    }
+}
+
+/// The messages screen as a module hands it out.
+public struct MessagesScreen: Sendable {
+    /// The screen's title.
+    public var title: String
+    /// The logic the renderer drives.
+    public var logic: any MessagesLogic
+
+    /// Makes a screen.
+    public init(title: String, logic: any MessagesLogic) {
+        self.title = title
+        self.logic = logic
+    }
+}
+
+/// The chat feature's public face (seed 002's `ChatModuleProtocol`).
+public protocol ChatModuleProtocol: Sendable {
+    /// A new screen listing the signed-in user's conversations.
+    func conversationsScreen() -> ConversationsScreen
+    /// A new screen to chat with `user` about `product` (or about nothing).
+    func messagesScreen(user: User, product: Product?) -> MessagesScreen
+    /// A new screen for a conversation already known by id.
+    func messagesScreen(conversationID: String) -> MessagesScreen
+    /// An object that sends messages to `receiver` about `product` in the background.
+    func messageSender(to receiver: User, about product: Product?) -> any ChatMessageSender
+}

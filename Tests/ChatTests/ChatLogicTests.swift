@@ -1,0 +1,118 @@
+import BazaarAPI
+import Chat
+import Dependencies
+import Foundation
+import Networking
+import Session
+import Testing
+import TestSupport
+
+@Suite("Conversations and messages logic against the real bazaar-server", .timeLimit(.minutes(2)))
+struct ChatLogicTests {
+    static func outbox(for session: UserSession, in folder: URL) throws -> Outbox {
+        try Outbox(
+            path: folder.appendingPathComponent("outbox-\(session.userID).sqlite").path,
+            deliverer: BazaarOutboxDeliverer(network: session.network))
+    }
+
+    @Test("the list shows each conversation with the other person, product, last message and unread count")
+    func conversationList() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await fixture.starter().register(username: "sella", password: "password123", displayName: "Sella")
+            let buyer = try await fixture.raw.register("buyer")
+            let product = try await fixture.raw.createProduct("Bike", token: seller.network.session.validTokens().accessToken)
+            let conversation = try await fixture.raw.startConversation(
+                with: seller.userID, productId: product.id, token: buyer.tokens.accessToken)
+            _ = try await fixture.raw.sendMessage("hi", in: conversation.id, token: buyer.tokens.accessToken)
+            _ = try await fixture.raw.sendMessage("still there?", in: conversation.id, token: buyer.tokens.accessToken)
+            let state = await ConversationsLogicController(network: seller.network).load()
+            let first = try #require(state.content?.conversations.first)
+            #expect(first.otherUser.username == "buyer")
+            #expect(first.product?.title == "Bike")
+            #expect(first.lastMessage?.body == "still there?")
+            #expect(first.unreadCount == 2)
+        }
+    }
+
+    @Test("starting a conversation with a seller about a product twice gives the same conversation")
+    func startIsIdempotent() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "bud", password: "password123", displayName: "Bud")
+            let seller = try await fixture.raw.register("seth")
+            let product = try await fixture.raw.createProduct("Lamp", token: seller.tokens.accessToken)
+            let logic = ConversationsLogicController(network: buyer.network)
+            let first = await logic.start(withUser: seller.user.id, aboutProduct: product.id)
+            let second = await logic.start(withUser: seller.user.id, aboutProduct: product.id)
+            #expect(first.content?.id != nil && first.content?.id == second.content?.id)
+            let missing = await logic.start(withUser: "no-such-user", aboutProduct: nil)
+            #expect(missing.error?.kind == .invalidInput, "the server refuses an unknown user id as a field error")
+        }
+    }
+
+    @Test("messages page back through history, oldest first on screen")
+    func historyPaging() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "hana", password: "password123", displayName: "Hana")
+            let seller = try await fixture.raw.register("hugo")
+            let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            for index in 1...7 {
+                _ = try await fixture.raw.sendMessage("m\(index)", in: conversation.id, token: seller.tokens.accessToken)
+            }
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let logic = MessagesLogicController(
+                network: buyer.network, outbox: try Self.outbox(for: buyer, in: folder),
+                target: .conversation(id: conversation.id), pageSize: 3)
+            let newest = await logic.load()
+            #expect(newest.content?.messages.map(\.body) == ["m5", "m6", "m7"])
+            _ = await logic.loadOlder()
+            let all = await logic.loadOlder()
+            #expect(all.content?.messages.map(\.body) == ["m1", "m2", "m3", "m4", "m5", "m6", "m7"])
+            #expect(all.content?.hasOlder == false)
+        }
+    }
+
+    @Test("sending shows the message as pending, then delivered; marking read clears the unread count")
+    func sendAndMarkRead() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "ivan", password: "password123", displayName: "Ivan")
+            let seller = try await fixture.raw.register("iris")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outbox = try Self.outbox(for: buyer, in: folder)
+            let screen = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil)
+            _ = await screen.logic.load()
+            let pending = await screen.logic.send("hello Iris")
+            #expect(pending.content?.pending.map(\.body) == ["hello Iris"])
+            #expect(await outbox.flush())
+            let delivered = await screen.logic.refresh()
+            #expect(delivered.content?.messages.map(\.body) == ["hello Iris"])
+            #expect(delivered.content?.pending.isEmpty == true)
+
+            // Iris replies; Ivan reads it.
+            let conversationID = try #require(delivered.content?.conversation.id)
+            _ = try await fixture.raw.sendMessage("hi Ivan", in: conversationID, token: seller.tokens.accessToken)
+            _ = await screen.logic.refresh()
+            let read = await screen.logic.markRead()
+            #expect(read.content?.conversation.unreadCount == 0)
+            let fromServer = await ConversationsLogicController(network: buyer.network).load()
+            #expect(fromServer.content?.conversations.first?.unreadCount == 0)
+        }
+    }
+
+    @Test("opening someone else's conversation fails as not found")
+    func othersConversationIsNotFound() async throws {
+        try await SessionFixture.with { fixture in
+            let outsider = try await fixture.starter().register(username: "jack", password: "password123", displayName: "Jack")
+            let a = try await fixture.raw.register("kim")
+            let b = try await fixture.raw.register("lee")
+            let conversation = try await fixture.raw.startConversation(with: b.user.id, token: a.tokens.accessToken)
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let logic = MessagesLogicController(
+                network: outsider.network, outbox: try Self.outbox(for: outsider, in: folder),
+                target: .conversation(id: conversation.id))
+            #expect(await logic.load().error?.kind == .notFound)
+        }
+    }
+}
