@@ -86,6 +86,9 @@ let package = Package(
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

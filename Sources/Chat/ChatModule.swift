@@ -7,11 +7,14 @@ import Session
 public struct ChatModule: ChatModuleProtocol {
     private let session: UserSession
     private let outbox: Outbox
+    private let connection: LiveEventsConnection?
 
-    /// Makes the module for `session`'s user, sending through `outbox`.
-    public init(session: UserSession, outbox: Outbox) {
+    /// Makes the module for `session`'s user, sending through `outbox` and, when given, receiving
+    /// live messages on `connection` (one socket shared by every screen).
+    public init(session: UserSession, outbox: Outbox, connection: LiveEventsConnection? = nil) {
         self.session = session
         self.outbox = outbox
+        self.connection = connection
     }
 
     /// The conversations list.
@@ -24,14 +27,16 @@ public struct ChatModule: ChatModuleProtocol {
         MessagesScreen(
             title: user.displayName,
             logic: MessagesLogicController(
-                network: session.network, outbox: outbox, target: .user(id: user.id, productID: product?.id)))
+                network: session.network, outbox: outbox, connection: connection,
+                target: .user(id: user.id, productID: product?.id)))
     }
 
     /// A conversation known by id.
     public func messagesScreen(conversationID: String) -> MessagesScreen {
         MessagesScreen(
             title: "Messages",
-            logic: MessagesLogicController(network: session.network, outbox: outbox, target: .conversation(id: conversationID)))
+            logic: MessagesLogicController(
+                network: session.network, outbox: outbox, connection: connection, target: .conversation(id: conversationID)))
     }
 
     /// A background sender to `receiver` about `product`.

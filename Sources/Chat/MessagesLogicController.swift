@@ -16,15 +16,20 @@ public actor MessagesLogicController: MessagesLogic {
 
     private let network: AuthenticatedNetworkController
     private let outbox: Outbox
+    private let connection: LiveEventsConnection?
     private let target: Target
     private let pageSize: Int
     private var content: MessagesContent?
     private var olderCursor: String?
 
-    /// Makes the logic for `target`, sending through `outbox`.
-    public init(network: AuthenticatedNetworkController, outbox: Outbox, target: Target, pageSize: Int = 50) {
+    /// Makes the logic for `target`, sending through `outbox` and listening on `connection`.
+    public init(
+        network: AuthenticatedNetworkController, outbox: Outbox, connection: LiveEventsConnection? = nil,
+        target: Target, pageSize: Int = 50
+    ) {
         self.network = network
         self.outbox = outbox
+        self.connection = connection
         self.target = target
         self.pageSize = pageSize
     }
@@ -102,6 +107,42 @@ public actor MessagesLogicController: MessagesLogic {
             return present()
         } catch {
             return .failed(ScreenError(error))
+        }
+    }
+
+    /// The screen's states as live events arrive; a reconnection triggers a catch-up ``refresh()``.
+    public func live() async -> AsyncStream<ScreenState<MessagesContent>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ScreenState<MessagesContent>.self)
+        guard let connection else {
+            continuation.finish()
+            return stream
+        }
+        let events = await connection.subscribe()
+        let task = Task {
+            for await event in events {
+                if let state = await self.apply(event) { continuation.yield(state) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The next state for a live event, or `nil` when it changes nothing on this screen.
+    private func apply(_ event: LiveConnectionEvent) async -> ScreenState<MessagesContent>? {
+        guard var current = content else { return nil }
+        switch event {
+        case .connected:
+            return await refresh()
+        case .event(.messageCreated(let message)) where message.conversationId == current.conversation.id:
+            guard !current.messages.contains(where: { $0.id == message.id }) else { return nil }
+            current.messages.append(message)
+            current.conversation.lastMessage = message
+            current.pending = await pending(for: current.conversation.id)
+            content = current
+            return present()
+        case .event, .disconnected:
+            return nil
         }
     }
 

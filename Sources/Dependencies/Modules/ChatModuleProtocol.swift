@@ -140,6 +140,9 @@ public protocol MessagesLogic: Sendable {
     func markRead() async -> ScreenState<MessagesContent>
     /// Fetches what arrived since the last load and folds in delivered outbox messages.
     func refresh() async -> ScreenState<MessagesContent>
+    /// The screen's states as live events arrive: each new message in this conversation, and a
+    /// catch-up after every reconnection. Ends when the caller stops iterating.
+    func live() async -> AsyncStream<ScreenState<MessagesContent>>
 }
 
 /// The conversations screen as a module hands it out.

@@ -1,0 +1,116 @@
+import BazaarAPI
+import Foundation
+import HTTPTypes
+import Logging
+import Networking
+import WSClient
+
+/// What the live connection reports to its subscribers.
+public enum LiveConnectionEvent: Sendable, Equatable {
+    /// The socket is open (again): anything missed while it was closed must be fetched.
+    case connected
+    /// An event for the signed-in user.
+    case event(LiveEvent)
+    /// The socket closed; it reconnects by itself after a backoff.
+    case disconnected
+}
+
+/// The signed-in user's live events over the `/v1/events` WebSocket: one socket shared by every
+/// screen, authenticated with the session's current access token, reconnecting with exponential
+/// backoff (and jitter) whenever it drops, until stopped.
+public actor LiveEventsConnection {
+    private let url: String
+    private let session: TokenRefreshCoordinator
+    private let backoff: RetryPolicy
+    private let logger: Logger
+    private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
+    private var worker: Task<Void, Never>?
+    private var opened = false
+
+    /// Makes a connection to `baseURL`'s event socket for the session's user.
+    public init(
+        baseURL: URL, session: TokenRefreshCoordinator,
+        backoff: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(250), maxDelay: .seconds(15)),
+        logger: Logger = Logger(label: "bazaar.live")
+    ) {
+        url = baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws", options: .anchored)
+            + APIRoutes.events.template
+        self.session = session
+        self.backoff = backoff
+        self.logger = logger
+    }
+
+    /// A stream of connection events from now on; connecting starts with the first subscriber.
+    public func subscribe() -> AsyncStream<LiveConnectionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveConnectionEvent.self)
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        if worker == nil { worker = Task { await self.run() } }
+        return stream
+    }
+
+    /// Closes the socket and stops reconnecting; subscribers' streams end.
+    public func stop() {
+        worker?.cancel()
+        worker = nil
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers = [:]
+    }
+
+    private func didOpen() {
+        opened = true
+        publish(.connected)
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    private func publish(_ event: LiveConnectionEvent) {
+        for subscriber in subscribers.values { subscriber.yield(event) }
+    }
+
+    private func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            if await session.hasEnded { return }
+            let opened = await connectOnce()
+            publish(.disconnected)
+            failures = opened ? 1 : failures + 1
+            let wait = backoff.backoff(forRetry: failures, random: { Double.random(in: $0) })
+            try? await Task.sleep(for: wait)
+        }
+    }
+
+    /// One connection, until it closes; returns whether it opened at all.
+    private func connectOnce() async -> Bool {
+        let token: String
+        do throws(NetworkError) {
+            token = try await session.validTokens().accessToken
+        } catch {
+            return false
+        }
+        var configuration = WebSocketClientConfiguration()
+        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
+        opened = false
+        do {
+            _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message,
+                        let event = try? BazaarJSON.makeDecoder().decode(LiveEvent.self, from: Data(text.utf8))
+                    else { continue }
+                    if case .ready = event {
+                        await self.didOpen()
+                    } else {
+                        await self.publish(.event(event))
+                    }
+                }
+            }
+        } catch {
+            logger.debug("live events socket closed", metadata: ["error": "\(type(of: error))"])
+        }
+        return opened
+    }
+}

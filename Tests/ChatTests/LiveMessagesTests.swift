@@ -1,0 +1,89 @@
+import BazaarAPI
+import BazaarServer
+import Chat
+import Dependencies
+import Foundation
+import Networking
+import Session
+import Testing
+import TestSupport
+
+/// Waits up to `timeout` for a state from `states` that satisfies `matches`.
+func firstState(
+    _ states: AsyncStream<ScreenState<MessagesContent>>, within timeout: Duration,
+    where matches: @escaping @Sendable (ScreenState<MessagesContent>) -> Bool
+) async -> ScreenState<MessagesContent>? {
+    await withTaskGroup(of: ScreenState<MessagesContent>?.self) { group in
+        group.addTask {
+            for await state in states where matches(state) { return state }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
+
+@Suite("Live messages over the WebSocket", .timeLimit(.minutes(2)))
+struct LiveMessagesTests {
+    @Test("a reply arrives on the open screen as it is sent")
+    func replyArrivesLive() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "mia", password: "password123", displayName: "Mia")
+            let seller = try await fixture.raw.register("max")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let connection = LiveEventsConnection(baseURL: fixture.baseURL, session: buyer.network.session)
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
+                .messagesScreen(user: seller.user, product: nil)
+            let opened = await screen.logic.load()
+            let conversationID = try #require(opened.content?.conversation.id)
+            let states = await screen.logic.live()
+            #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
+            _ = try await fixture.raw.sendMessage("just listed it", in: conversationID, token: seller.tokens.accessToken)
+            let live = await firstState(states, within: .seconds(10)) { $0.content?.messages.last?.body == "just listed it" }
+            #expect(live != nil)
+            await connection.stop()
+        }
+    }
+
+    @Test("after the server restarts, the socket reconnects and catches up on what it missed")
+    func reconnectsAndCatchesUp() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        var server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+        let raw = BazaarTestClient(baseURL: server.baseURL)
+        let buyer = try await SessionStarter(client: .bazaar(baseURL: server.baseURL), tokenStore: InMemoryTokenStore())
+            .register(username: "noa", password: "password123", displayName: "Noa")
+        let seller = try await raw.register("ned")
+        let connection = LiveEventsConnection(
+            baseURL: server.baseURL, session: buyer.network.session,
+            backoff: RetryPolicy(baseDelay: .milliseconds(500), maxDelay: .seconds(2), jitter: false))
+        let outbox = try Outbox(
+            path: directory.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+        let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
+            .messagesScreen(user: seller.user, product: nil)
+        let conversationID = try #require(await screen.logic.load().content?.conversation.id)
+        let states = await screen.logic.live()
+        #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil)
+
+        await server.stop()
+        configuration.port = server.port
+        server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+        // Sent before the socket is back: only the catch-up on reconnection can show it.
+        _ = try await raw.sendMessage("while you were away", in: conversationID, token: seller.tokens.accessToken)
+        let caughtUp = await firstState(states, within: .seconds(20)) {
+            $0.content?.messages.contains { $0.body == "while you were away" } == true
+        }
+        #expect(caughtUp != nil)
+        await connection.stop()
+        await server.stop()
+    }
+}
