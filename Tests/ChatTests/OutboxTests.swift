@@ -156,3 +156,42 @@ struct OutboxTests {
         }
     }
 }
+
+@Suite("The outbox wakes when the server is back", .timeLimit(.minutes(2)))
+struct OutboxNudgeTests {
+    @Test("a successful request wakes a waiting outbox at once instead of after its backoff")
+    func successfulRequestNudges() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        var server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
+        let nudger = OutboxNudger()
+        var performer = NetworkRequestPerformer(interceptors: [nudger], retryPolicy: .never)
+        performer.timeout = .seconds(5)
+        let starter = SessionStarter(client: .bazaar(baseURL: server.baseURL, performer: performer), tokenStore: InMemoryTokenStore())
+        let buyer = try await starter.register(username: "olga", password: "password123", displayName: "Olga")
+        let seller = try await BazaarTestClient(baseURL: server.baseURL).register("otto")
+        await server.stop()
+
+        // A long backoff: without a nudge the outbox would sit for a minute.
+        let outbox = try Outbox(
+            path: directory.appendingPathComponent("outbox.sqlite").path,
+            deliverer: BazaarOutboxDeliverer(network: buyer.network),
+            backoff: RetryPolicy(baseDelay: .seconds(60), maxDelay: .seconds(60), jitter: false))
+        nudger.attach(outbox)
+        let entry = try await outbox.enqueue("hello again", to: .user(id: seller.user.id, productID: nil))
+        await outbox.start()
+        try await Task.sleep(for: .milliseconds(300))  // the first attempt fails: the server is down
+        #expect(try await outbox.entries().first?.state == .queued)
+
+        configuration.port = server.port
+        server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
+        let started = ContinuousClock.now
+        _ = try await starter.publicNetwork.request(BazaarEndpoints.health)  // any request that succeeds
+        let delivered = await outbox.delivery(of: entry.id)
+        #expect(delivered.state.isSent)
+        #expect(ContinuousClock.now - started < .seconds(30), "woken by the successful request, not the 60 s backoff")
+        await outbox.stop()
+        await server.stop()
+    }
+}
