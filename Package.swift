@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
+        .executable(name: "bazaar", targets: ["bazaar"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -134,6 +135,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "bazaar",
+            dependencies: [
+                "Dependencies", "Networking", "Session", "BazaarAPI", "Chat",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Test support (used only by test targets)
         .target(
             name: "TestSupport",
@@ -197,7 +207,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatTests",
-            dependencies: ["Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "TestSupport"],
+            dependencies: [
+                "Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "TestSupport", "bazaar",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -19,6 +19,8 @@ final class OutboxStore: Sendable {
     /// Opens (creating if needed) the outbox at `path`.
     init(path: String) throws {
         var configuration = Configuration()
+        // The app and a `bazaar outbox flush` may share the file: wait for each other's writes.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }

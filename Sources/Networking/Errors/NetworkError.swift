@@ -66,6 +66,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The HTTP status code as a number, when the server answered.
+    public var statusCode: Int? { status?.code }
+
     /// The server's error code (`"username_taken"`), when it sent one.
     public var serverCode: String? {
         if case .httpStatus(let failure) = self { failure.serverError?.code } else { nil }

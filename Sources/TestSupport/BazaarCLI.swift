@@ -1,0 +1,79 @@
+import Foundation
+
+/// The built `bazaar` executable, run as a child process the way a person or a script runs it.
+public struct BazaarCLI: Sendable {
+    /// What one run printed and how it ended.
+    public struct Outcome: Sendable {
+        /// The exit status (or the signal number, when killed).
+        public var exitCode: Int32
+        /// Everything written to standard output.
+        public var stdout: String
+        /// Everything written to standard error.
+        public var stderr: String
+    }
+
+    /// The path of the executable: `$BAZAAR_BINARY`, or beside the test bundle.
+    public let path: String
+
+    /// Finds the built executable.
+    public init() {
+        if let path = ProcessInfo.processInfo.environment["BAZAAR_BINARY"] {
+            self.path = path
+        } else {
+            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+            path = directory.appendingPathComponent("bazaar").path
+        }
+    }
+
+    /// Runs `bazaar arguments…` to the end and returns what it printed.
+    public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = try start(arguments, environment: environment)
+        return process.wait()
+    }
+
+    /// Starts `bazaar arguments…` and returns the running process.
+    public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, stdout: stdout, stderr: stderr)
+    }
+
+    /// A child process still running.
+    public final class Running: @unchecked Sendable {
+        // @unchecked: the Process and pipes are used by the one test that started them, one call
+        // after another (kill, then wait); nothing else holds them.
+        private let process: Process
+        private let stdout: Pipe
+        private let stderr: Pipe
+
+        init(process: Process, stdout: Pipe, stderr: Pipe) {
+            self.process = process
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
+        /// Kills the process with SIGKILL: no chance to finish anything.
+        public func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+        }
+
+        /// Waits for the end and returns what it printed.
+        public func wait() -> Outcome {
+            let out = stdout.fileHandleForReading.readDataToEndOfFile()
+            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Outcome(
+                exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: String(decoding: err, as: UTF8.self))
+        }
+    }
+}
