@@ -181,8 +181,14 @@ struct OutboxNudgeTests {
         nudger.attach(outbox)
         let entry = try await outbox.enqueue("hello again", to: .user(id: seller.user.id, productID: nil))
         await outbox.start()
-        try await Task.sleep(for: .milliseconds(300))  // the first attempt fails: the server is down
-        #expect(try await outbox.entries().first?.state == .queued)
+        // The first attempt fails (the server is down) and the entry goes back to queued.
+        var first = try await outbox.entries().first
+        let settleBy = ContinuousClock.now + .seconds(20)
+        while !(first?.attempts ?? 0 >= 1 && first?.state == .queued), ContinuousClock.now < settleBy {
+            try await Task.sleep(for: .milliseconds(20))
+            first = try await outbox.entries().first
+        }
+        #expect(first?.state == .queued && first?.attempts == 1)
 
         configuration.port = server.port
         server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))

@@ -110,6 +110,8 @@ public actor Outbox {
 
     private func run() async {
         while !Task.isCancelled {
+            // A pass covers everything queued so far: wake-ups from before it are spent.
+            wakePending = false
             switch await deliverPass() {
             case .drained:
                 blockedPasses = 0
