@@ -83,3 +83,19 @@ struct ProductsLogicTests {
         #expect(state.error?.suggestion == "Check your connection and try again.")
     }
 }
+
+@Suite("The seed's completion-handler forms")
+struct CompletionHandlerFormTests {
+    @Test("load(then:) delivers the same state the async form returns")
+    func thenFormDeliversState() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await fixture.raw.register("vic")
+            let product = try await fixture.raw.createProduct("Rug", token: seller.tokens.accessToken)
+            let logic = ProductsModule(network: fixture.starter().publicNetwork, session: nil).productScreen(id: product.id).logic
+            let state = await withCheckedContinuation { continuation in
+                logic.load { continuation.resume(returning: $0) }
+            }
+            #expect(state.content?.product.title == "Rug")
+        }
+    }
+}

@@ -184,3 +184,40 @@ public protocol ChatModuleProtocol: Sendable {
     /// An object that sends messages to `receiver` about `product` in the background.
     func messageSender(to receiver: User, about product: Product?) -> any ChatMessageSender
 }
+
+extension ConversationsLogic {
+    /// The seed's form of ``load()``.
+    @discardableResult
+    public func load(then handler: @escaping StateHandler<ScreenState<ConversationListContent>>) -> Task<Void, Never> {
+        Task { handler(await load()) }
+    }
+
+    /// The seed's form of ``start(withUser:aboutProduct:)``.
+    @discardableResult
+    public func start(
+        withUser userID: String, aboutProduct productID: String?,
+        then handler: @escaping StateHandler<ScreenState<Conversation>>
+    ) -> Task<Void, Never> {
+        Task { handler(await start(withUser: userID, aboutProduct: productID)) }
+    }
+}
+
+extension MessagesLogic {
+    /// The seed's form of ``load()``.
+    @discardableResult
+    public func load(then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
+        Task { handler(await load()) }
+    }
+
+    /// The seed's form of ``send(_:)``.
+    @discardableResult
+    public func send(_ body: String, then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
+        Task { handler(await send(body)) }
+    }
+
+    /// The seed's form of ``markRead()``.
+    @discardableResult
+    public func markRead(then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
+        Task { handler(await markRead()) }
+    }
+}

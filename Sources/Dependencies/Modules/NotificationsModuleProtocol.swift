@@ -35,6 +35,12 @@ extension NotificationsLogic {
     public func load(then handler: @escaping StateHandler<ScreenState<NotificationListContent>>) -> Task<Void, Never> {
         Task { handler(await load()) }
     }
+
+    /// The seed's form of ``markAllRead()``.
+    @discardableResult
+    public func markAllRead(then handler: @escaping StateHandler<ScreenState<NotificationListContent>>) -> Task<Void, Never> {
+        Task { handler(await markAllRead()) }
+    }
 }
 
 /// The notifications screen as a module hands it out.

@@ -61,6 +61,25 @@ extension ProductListLogic {
     }
 }
 
+extension ProductDetailLogic {
+    /// The seed's form of ``load()``.
+    @discardableResult
+    public func load(then handler: @escaping StateHandler<ScreenState<ProductDetailContent>>) -> Task<Void, Never> {
+        Task { handler(await load()) }
+    }
+}
+
+extension SellLogic {
+    /// The seed's form of ``sell(title:description:priceCents:currency:)``.
+    @discardableResult
+    public func sell(
+        title: String, description: String, priceCents: Int, currency: String,
+        then handler: @escaping StateHandler<ScreenState<Product>>
+    ) -> Task<Void, Never> {
+        Task { handler(await sell(title: title, description: description, priceCents: priceCents, currency: currency)) }
+    }
+}
+
 /// The products feature's screens.
 public struct ProductListScreen: Sendable {
     /// The screen's title.
