@@ -146,32 +146,10 @@ public protocol MessagesLogic: Sendable {
 }
 
 /// The conversations screen as a module hands it out.
-public struct ConversationsScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any ConversationsLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any ConversationsLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias ConversationsScreen = Screen<any ConversationsLogic>
 
 /// The messages screen as a module hands it out.
-public struct MessagesScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any MessagesLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any MessagesLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias MessagesScreen = Screen<any MessagesLogic>
 
 /// The chat feature's public face (seed 002's `ChatModuleProtocol`).
 public protocol ChatModuleProtocol: Sendable {

@@ -44,18 +44,7 @@ extension NotificationsLogic {
 }
 
 /// The notifications screen as a module hands it out.
-public struct NotificationsScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any NotificationsLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any NotificationsLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias NotificationsScreen = Screen<any NotificationsLogic>
 
 /// The notifications feature's public face; the app resolves it from ``Dependencies``.
 public protocol NotificationsModuleProtocol: Sendable {

@@ -81,46 +81,13 @@ extension SellLogic {
 }
 
 /// The products feature's screens.
-public struct ProductListScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any ProductListLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any ProductListLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias ProductListScreen = Screen<any ProductListLogic>
 
 /// A product's page as a screen.
-public struct ProductDetailScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any ProductDetailLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any ProductDetailLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias ProductDetailScreen = Screen<any ProductDetailLogic>
 
 /// The sell form as a screen.
-public struct SellScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any SellLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any SellLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias SellScreen = Screen<any SellLogic>
 
 /// The products feature's public face; the app resolves it from ``Dependencies``.
 public protocol ProductsModuleProtocol: Sendable {

@@ -61,18 +61,7 @@ extension ProfileLogic {
 }
 
 /// The profile screen as a module hands it out: its logic plus what a renderer needs to draw it.
-public struct ProfileScreen: Sendable {
-    /// The screen's title.
-    public var title: String
-    /// The logic the renderer drives.
-    public var logic: any ProfileLogic
-
-    /// Makes a screen.
-    public init(title: String, logic: any ProfileLogic) {
-        self.title = title
-        self.logic = logic
-    }
-}
+public typealias ProfileScreen = Screen<any ProfileLogic>
 
 /// The profile feature's public face; the app resolves it from ``Dependencies``.
 public protocol ProfileModuleProtocol: Sendable {

@@ -14,6 +14,21 @@ public struct EndpointDescription: Sendable {
     public var retryPolicy: RetryPolicy?
     /// How long one attempt may take; `nil` for the controller's timeout.
     public var timeout: Duration?
+
+    /// Describes an endpoint.
+    public init(
+        _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
+        headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
+        timeout: Duration? = nil
+    ) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.headers = headers
+        self.cachePolicy = cachePolicy
+        self.retryPolicy = retryPolicy
+        self.timeout = timeout
+    }
 }
 
 /// An endpoint anyone may call: only ``NonAuthenticatedNetworkController`` sends it.
@@ -31,8 +46,8 @@ public struct NonAuthenticatedEndpoint<Resource: Decodable & Sendable>: APIReque
         timeout: Duration? = nil
     ) {
         spec = EndpointDescription(
-            method: method, path: path, parameters: parameters, headers: headers, cachePolicy: cachePolicy,
-            retryPolicy: retryPolicy, timeout: timeout)
+            method, path, parameters: parameters, headers: headers, cachePolicy: cachePolicy, retryPolicy: retryPolicy,
+            timeout: timeout)
     }
 
     /// The HTTP method.
@@ -66,8 +81,8 @@ public struct AuthenticatedEndpoint<Resource: Decodable & Sendable>: Sendable {
         timeout: Duration? = nil
     ) {
         spec = EndpointDescription(
-            method: method, path: path, parameters: parameters, headers: headers, cachePolicy: cachePolicy,
-            retryPolicy: retryPolicy, timeout: timeout)
+            method, path, parameters: parameters, headers: headers, cachePolicy: cachePolicy, retryPolicy: retryPolicy,
+            timeout: timeout)
     }
 }
 
