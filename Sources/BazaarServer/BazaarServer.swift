@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -66,10 +67,16 @@ public struct BazaarServer: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let webSocketRouter = EventRoutes(deps: deps).makeWebSocketRouter()
+        let webSocketResponder = EventRoutes(deps: deps).makeWebSocketRouter().buildResponder()
+        let mayUpgrade = EventRoutes(deps: deps).handshakeCheck()
+        let server = HTTPServerBuilder { responder in
+            BazaarHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
+                mayUpgrade: mayUpgrade)
+        }
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bazaar"),
             onServerRunning: onServerRunning,
             logger: deps.logger

@@ -90,6 +90,22 @@ struct ErrorStatusTests {
         }
     }
 
+    @Test(arguments: [
+        "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n",
+        "GET /he\u{0}alth HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GARBAGE\r\n\r\n",
+        "GET /health HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+    ])
+    func requestsThatAreNotHTTPGet400AndAClosedConnectionNotSilence(raw: String) async throws {
+        try await BazaarTestHarness.withServer { client in
+            let port = try #require(client.baseURL.port)
+            let exchange = try RawHTTP.exchange(Data(raw.utf8), port: port)
+            #expect(exchange.closedByServer)
+            #expect(exchange.text.hasPrefix("HTTP/1.1 400"), "\(exchange.text)")
+            #expect(exchange.text.contains(#"{"error":{"code":"malformed_request""#))
+        }
+    }
+
     @Test func hostileInputNeverGetsA500() async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
