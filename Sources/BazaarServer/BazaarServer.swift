@@ -47,7 +47,7 @@ public struct BazaarServer: Sendable {
     func makeRouter() -> Router<BazaarRequestContext> {
         let router = Router(context: BazaarRequestContext.self)
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ConversationRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),

@@ -82,11 +82,21 @@ struct ErrorStatusTests {
         }
     }
 
-    @Test func aWrongMethodOnAKnownPathIsAnErrorInTheJSONShapeNot500() async throws {
+    @Test func aMethodAKnownPathDoesNotTakeIs405WithAllow() async throws {
         try await BazaarTestHarness.withServer { client in
-            let response = try await client.send(.DELETE, APIRoutes.products.template)
-            #expect((400..<500).contains(response.status))
-            #expect(response.errorCode != nil)
+            let products = try await client.send(.DELETE, APIRoutes.products.template)
+            expectError(products, 405, code: "method_not_allowed")
+            #expect(products.header("Allow") == "GET, POST")
+            let user = try await client.send(.DELETE, APIRoutes.user.path("someone"))
+            expectError(user, 405)
+            #expect(user.header("Allow") == "GET")
+            let health = try await client.send(.PUT, APIRoutes.health.template)
+            #expect(health.header("Allow") == "GET")
+            // A literal segment wins over a parameter, as in the router.
+            #expect(try await client.send(.DELETE, APIRoutes.me.template).header("Allow") == "GET, PATCH")
+            #expect(try await client.send(.OPTIONS, APIRoutes.uploadPhoto.template).header("Allow") == "PUT")
+            // A path the API does not have at all stays 404.
+            expectError(try await client.send(.DELETE, "/v1/products/x/y"), 404)
         }
     }
 
