@@ -27,6 +27,10 @@ struct EmbeddingTests {
         // The refresh count can be read in-process as well as from /metrics.
         expectStatus(try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)), 200)
         #expect(server.metrics.render().contains(#"bazaar_auth_refresh_total{outcome="rotated"} 1"#))
+        _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: "unknown"))
+        #expect(server.metrics.refreshCount() == 2)
+        #expect(server.metrics.refreshCount(outcome: "rotated") == 1)
+        #expect(server.metrics.refreshCount(outcome: "invalid") == 1)
         await server.stop()
         // The port is closed. (A raw socket, because AsyncHTTPClient retries refused connections
         // until its deadline.)
