@@ -9,6 +9,7 @@
 # Environment: MAX_EXAMPLES (per operation, default 60), MIN_CASES (default 300), SEED.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
 
 MAX_EXAMPLES="${MAX_EXAMPLES:-60}"
 MIN_CASES="${MIN_CASES:-300}"
@@ -52,11 +53,12 @@ login() {
         python3 -c 'import json,sys; print(json.load(sys.stdin)["tokens"]["accessToken"])'
 }
 TOKEN="$(login ada)"
-LOGOUT_TOKEN="$(login bo)"
+LOGOUT_TOKEN="$(login bob)"
 
 run() {
-    schemathesis run openapi.yaml --url "$URL" --checks "$CHECKS" --seed "$SEED" --no-color \
-        --suppress-health-check all --request-timeout 30 "$@" 2>&1 | tee -a "$WORK/schemathesis.log"
+    # From the temporary directory, so schemathesis' caches stay out of the repository.
+    (cd "$WORK" && schemathesis run "$ROOT/openapi.yaml" --url "$URL" --checks "$CHECKS" --seed "$SEED" --no-color \
+        --suppress-health-check all --request-timeout 30 "$@") 2>&1 | tee -a "$WORK/schemathesis.log"
     return "${PIPESTATUS[0]}"
 }
 

@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -46,7 +47,7 @@ public struct BazaarServer: Sendable {
     func makeRouter() -> Router<BazaarRequestContext> {
         let router = Router(context: BazaarRequestContext.self)
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ConversationRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),
@@ -66,10 +67,16 @@ public struct BazaarServer: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let webSocketRouter = EventRoutes(deps: deps).makeWebSocketRouter()
+        let webSocketResponder = EventRoutes(deps: deps).makeWebSocketRouter().buildResponder()
+        let mayUpgrade = EventRoutes(deps: deps).handshakeCheck()
+        let server = HTTPServerBuilder { responder in
+            BazaarHTTPChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
+                mayUpgrade: mayUpgrade)
+        }
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bazaar"),
             onServerRunning: onServerRunning,
             logger: deps.logger

@@ -69,6 +69,17 @@ public final class BazaarProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// Sends SIGTERM without waiting.
+    public func signalTerminate() {
+        kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// Waits for the process to exit; returns the exit status.
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Sends SIGTERM and waits; returns the exit status.
     @discardableResult
     public func terminate() -> Int32 {

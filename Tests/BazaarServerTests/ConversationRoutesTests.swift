@@ -143,6 +143,13 @@ struct ConversationRoutesTests {
             expectStatus(try await client.sendMessage(String(repeating: "🚲", count: 4000), in: conversation.id, token: token), 201)
             expectError(try await client.sendMessage(String(repeating: "a", count: 4001), in: conversation.id, token: token), 422, code: "invalid_field")
             expectError(try await client.sendMessage("", in: conversation.id, token: token), 422, code: "invalid_field")
+            // NUL is refused (PostgreSQL text cannot store it); other control and astral characters round-trip.
+            expectError(try await client.sendMessage("a\u{0}b", in: conversation.id, token: token), 422, code: "invalid_field")
+            let odd = "tab\there \u{1F6B2}\u{200D} e\u{301} \u{7F}"
+            let sent = try await client.sendMessage(odd, in: conversation.id, token: token).decode(Message.self)
+            #expect(sent.body == odd)
+            let page = try await client.get(APIRoutes.messages.path(conversation.id) + "?limit=1", token: token).decode(Page<Message>.self)
+            #expect(page.items.first?.body == odd)
         }
     }
 

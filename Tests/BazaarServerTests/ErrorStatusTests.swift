@@ -82,11 +82,37 @@ struct ErrorStatusTests {
         }
     }
 
-    @Test func aWrongMethodOnAKnownPathIsAnErrorInTheJSONShapeNot500() async throws {
+    @Test func aMethodAKnownPathDoesNotTakeIs405WithAllow() async throws {
         try await BazaarTestHarness.withServer { client in
-            let response = try await client.send(.DELETE, APIRoutes.products.template)
-            #expect((400..<500).contains(response.status))
-            #expect(response.errorCode != nil)
+            let products = try await client.send(.DELETE, APIRoutes.products.template)
+            expectError(products, 405, code: "method_not_allowed")
+            #expect(products.header("Allow") == "GET, POST")
+            let user = try await client.send(.DELETE, APIRoutes.user.path("someone"))
+            expectError(user, 405)
+            #expect(user.header("Allow") == "GET")
+            let health = try await client.send(.PUT, APIRoutes.health.template)
+            #expect(health.header("Allow") == "GET")
+            // A literal segment wins over a parameter, as in the router.
+            #expect(try await client.send(.DELETE, APIRoutes.me.template).header("Allow") == "GET, PATCH")
+            #expect(try await client.send(.OPTIONS, APIRoutes.uploadPhoto.template).header("Allow") == "PUT")
+            // A path the API does not have at all stays 404.
+            expectError(try await client.send(.DELETE, "/v1/products/x/y"), 404)
+        }
+    }
+
+    @Test(arguments: [
+        "GET /health HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n",
+        "GET /he\u{0}alth HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GARBAGE\r\n\r\n",
+        "GET /health HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+    ])
+    func requestsThatAreNotHTTPGet400AndAClosedConnectionNotSilence(raw: String) async throws {
+        try await BazaarTestHarness.withServer { client in
+            let port = try #require(client.baseURL.port)
+            let exchange = try RawHTTP.exchange(Data(raw.utf8), port: port)
+            #expect(exchange.closedByServer)
+            #expect(exchange.text.hasPrefix("HTTP/1.1 400"), "\(exchange.text)")
+            #expect(exchange.text.contains(#"{"error":{"code":"malformed_request""#))
         }
     }
 

@@ -59,6 +59,10 @@ struct ProductRoutesTests {
             for bad in ["0", "101", "-1", "ten"] {
                 expectError(try await client.get(APIRoutes.products.template + "?limit=\(bad)"), 422, code: "invalid_field")
             }
+            // An empty cursor is the first page, like no cursor.
+            let emptyCursor = try await client.get(APIRoutes.products.template + "?cursor=")
+            expectStatus(emptyCursor, 200)
+            #expect(try emptyCursor.decode(Page<Product>.self).items.count == 1)
             for cursor in ["garbage", "djE6bTox", "djE6cDow", "%FF"] {
                 expectError(try await client.get(APIRoutes.products.template + "?cursor=\(cursor)"), 400, code: "invalid_cursor")
             }

@@ -60,6 +60,29 @@ struct RestartTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    @Test func sigtermLetsARequestInFlightFinishThenExits() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = try BazaarProcess(sqlitePath: directory.appendingPathComponent("bazaar.sqlite").path)
+        let client = BazaarTestClient(baseURL: process.baseURL)
+        let ada = try await client.register("ada")
+        let port = try #require(process.baseURL.port)
+        let photo = pngBytes + Data(repeating: 9, count: 100_000)
+        let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
+        var head = "PUT \(APIRoutes.uploadPhoto.template) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        head += "Authorization: Bearer \(ada.tokens.accessToken)\r\nContent-Type: image/png\r\nContent-Length: \(photo.count)\r\n\r\n"
+        // Half the upload, then SIGTERM while the request is still arriving, then the rest.
+        try connection.send(Data(head.utf8) + photo.prefix(photo.count / 2))
+        try await Task.sleep(for: .milliseconds(300))
+        process.signalTerminate()
+        try await Task.sleep(for: .milliseconds(300))
+        try connection.send(photo.suffix(from: photo.count / 2))
+        let answer = connection.receiveAll()
+        #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text.prefix(200))")
+        #expect(answer.text.contains(#""photoURL":"/v1/users/"#))
+        #expect(process.waitForExit() == 0)
+    }
+
     @Test func sigtermStopsTheServerCleanly() throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,12 +7,26 @@ import Logging
 /// ``APIError``s answer as they are; Hummingbird's own errors (unknown route, wrong method, ...)
 /// keep their status and get a code; anything else is a bug: logged and answered 500 without detail.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The contract's methods per path, for 405 answers.
+    let methods: MethodTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             return error.makeResponse()
         } catch let error as any HTTPResponseError {
+            if error.status == .notFound {
+                let allowed = methods.allowedMethods(forPath: request.uri.path)
+                if !allowed.isEmpty {
+                    var headers = HTTPFields()
+                    headers[.allow] = allowed.joined(separator: ", ")
+                    return APIError(
+                        status: .methodNotAllowed, code: "method_not_allowed",
+                        message: "This route takes \(allowed.joined(separator: ", ")).", headers: headers
+                    ).makeResponse()
+                }
+            }
             return Self.translate(status: error.status).makeResponse()
         } catch {
             context.logger.error("unexpected error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

@@ -16,4 +16,10 @@ enum QueryParameters {
     static func string(_ request: Request, _ name: String) -> String? {
         request.uri.queryParameters[name[...]].map(String.init)
     }
+
+    /// A cursor parameter; an empty one means the first page, like an absent one.
+    static func cursor(_ request: Request, _ name: String) -> String? {
+        guard let value = string(request, name), !value.isEmpty else { return nil }
+        return value
+    }
 }

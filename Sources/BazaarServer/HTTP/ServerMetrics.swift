@@ -14,6 +14,7 @@ public final class ServerMetrics: Sendable {
     private let requestCounters = Mutex<[String: CoreMetrics.Counter]>([:])
     private let requestTimers = Mutex<[String: CoreMetrics.Timer]>([:])
     private let refreshCounters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let refreshTallies = Mutex<[String: Int]>([:])
 
     /// The metric names, for readers of `/metrics`.
     public enum Name {
@@ -60,6 +61,16 @@ public final class ServerMetrics: Sendable {
             return counter
         }
         counter.increment()
+        refreshTallies.withLock { $0[outcome, default: 0] += 1 }
+    }
+
+    /// How many `POST /v1/auth/refresh` calls this server answered, of one outcome or (with `nil`)
+    /// of all; the same numbers as `bazaar_auth_refresh_total` in `/metrics`.
+    public func refreshCount(outcome: String? = nil) -> Int {
+        refreshTallies.withLock { tallies in
+            if let outcome { return tallies[outcome, default: 0] }
+            return tallies.values.reduce(0, +)
+        }
     }
 
     /// The Prometheus text exposition of every metric.

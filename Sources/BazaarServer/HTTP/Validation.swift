@@ -13,6 +13,7 @@ enum Validation {
     }
 
     static func password(_ value: String) throws {
+        // Only a hash of the password is stored, so any character, NUL included, is fine.
         guard (8...128).contains(value.unicodeScalars.count) else {
             throw APIError.invalidField("password", "must be 8-128 characters")
         }
@@ -54,9 +55,14 @@ enum Validation {
         return value
     }
 
+    /// The length rule, and no NUL characters: PostgreSQL's text cannot hold them, so the API
+    /// refuses them everywhere rather than only on one storage.
     static func length(_ value: String, field: String, _ range: ClosedRange<Int>) throws {
         guard range.contains(value.unicodeScalars.count) else {
             throw APIError.invalidField(field, "must be \(range.lowerBound)-\(range.upperBound) characters")
+        }
+        guard !value.unicodeScalars.contains("\u{0}") else {
+            throw APIError.invalidField(field, "must not contain NUL characters")
         }
     }
 }

@@ -14,7 +14,7 @@ struct ConversationRoutes: RouteGroup {
         router.on(APIRoutes.conversations) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             let limit = try QueryParameters.limit(request)
-            let position = try Cursor.decodeConversation(QueryParameters.string(request, "cursor"))
+            let position = try Cursor.decodeConversation(QueryParameters.cursor(request, "cursor"))
             let result = try await deps.store.conversations(viewerId: caller.userId, before: position, limit: limit)
             return try JSONResponse.make(Page(items: result.items, nextCursor: result.next.map(Cursor.encode)))
         }
@@ -22,7 +22,7 @@ struct ConversationRoutes: RouteGroup {
         router.on(APIRoutes.messages) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let limit = try QueryParameters.limit(request, default: 50)
-            let position = try Cursor.decodeSeq(QueryParameters.string(request, "before"), kind: .messages)
+            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "before"), kind: .messages)
             guard
                 let slice = try await deps.store.messages(
                     conversationId: try context.pathId(), viewerId: caller.userId, before: position, limit: limit)

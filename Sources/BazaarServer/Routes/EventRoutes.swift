@@ -3,12 +3,15 @@ import Foundation
 import Logging
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
+import NIOHTTP1
 
 /// `GET /v1/events`: the live-event WebSocket.
 ///
-/// The upgrade is decided on a separate WebSocket router: a request with a valid token
-/// (`Authorization: Bearer` or `?token=`) is upgraded; anything else falls through to the HTTP
-/// route here, which answers 401 without a valid token and 426 for a plain HTTP GET.
+/// A handshake is first checked by ``handshakeCheck()`` (see ``BazaarHTTPChannel``): without a
+/// valid token (`Authorization: Bearer` or `?token=`) it continues as a plain GET, which the HTTP
+/// route here answers 401. With one, the separate WebSocket router upgrades it. A plain GET with
+/// a valid token is answered 426.
 struct EventRoutes: RouteGroup {
     let deps: ServerDependencies
 
@@ -21,6 +24,19 @@ struct EventRoutes: RouteGroup {
                 status: .upgradeRequired, code: "upgrade_required",
                 message: "This route is a WebSocket; connect with an Upgrade: websocket request.", headers: headers
             ).makeResponse()
+        }
+    }
+
+    /// Whether a handshake's token (header or `?token=`) is valid, checked before the upgrade.
+    func handshakeCheck() -> @Sendable (HTTPRequestHead) async -> Bool {
+        let deps = self.deps
+        return { head in
+            var fields = HTTPFields()
+            if let authorization = head.headers.first(name: "authorization") { fields[.authorization] = authorization }
+            let request = Request(
+                head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: head.uri, headerFields: fields),
+                body: .init(buffer: ByteBuffer()))
+            return (try? await deps.authenticator.authenticate(request, allowQueryToken: true)) != nil
         }
     }
 

@@ -10,7 +10,7 @@ struct NotificationRoutes: RouteGroup {
         router.on(APIRoutes.notifications) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             let limit = try QueryParameters.limit(request)
-            let position = try Cursor.decodeSeq(QueryParameters.string(request, "cursor"), kind: .notifications)
+            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .notifications)
             let slice = try await deps.store.notifications(userId: caller.userId, before: position, limit: limit)
             return try JSONResponse.make(
                 Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.notifications, seq: $0) }))
@@ -19,9 +19,9 @@ struct NotificationRoutes: RouteGroup {
             let caller = try await deps.authenticator.authenticate(request)
             let body = try await RequestBody.decode(MarkNotificationsReadRequest.self, from: request)
             switch (body.ids, body.all) {
-            case (nil, true?):
+            case (_, true?):
                 try await deps.store.markNotificationsRead(userId: caller.userId, ids: nil)
-            case (let ids?, nil), (let ids?, false?):
+            case (let ids?, _):
                 guard ids.count <= 500 else { throw APIError.invalidField("ids", "may list at most 500 ids") }
                 try await deps.store.markNotificationsRead(userId: caller.userId, ids: ids)
             default:

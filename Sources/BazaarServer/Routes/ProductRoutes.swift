@@ -9,7 +9,7 @@ struct ProductRoutes: RouteGroup {
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.products) { request, _ in
             let limit = try QueryParameters.limit(request)
-            let position = try Cursor.decodeSeq(QueryParameters.string(request, "cursor"), kind: .products)
+            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .products)
             let query = QueryParameters.string(request, "query")
             if let query { try Validation.length(query, field: "query", 0...200) }
             let slice = try await deps.store.products(matching: query, before: position, limit: limit)

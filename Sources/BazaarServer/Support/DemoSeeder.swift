@@ -4,7 +4,7 @@ import Logging
 
 /// Fills an empty database with demo users, products and a conversation (`--seed-demo`).
 ///
-/// Demo accounts: `ada`, `bo` and `cy`, each with the password `bazaar-demo`.
+/// Demo accounts: `ada`, `bob` and `cyd`, each with the password `bazaar-demo`.
 struct DemoSeeder {
     let deps: ServerDependencies
 
@@ -15,17 +15,17 @@ struct DemoSeeder {
         guard try await deps.store.user(username: "ada") == nil else { return }
         let hash = try await deps.hasher.hash(Self.password)
         var users: [String: User] = [:]
-        for (username, name) in [("ada", "Ada Lovelace"), ("bo", "Bo Diddley"), ("cy", "Cy Twombly")] {
+        for (username, name) in [("ada", "Ada Lovelace"), ("bob", "Bob Diddley"), ("cyd", "Cyd Charisse")] {
             let record = try await deps.store.createUser(
                 NewUser(id: deps.newId(), username: username, displayName: name, passwordHash: hash, createdAt: deps.now()))
             users[username] = record.user
         }
-        guard let ada = users["ada"], let bo = users["bo"] else { return }
+        guard let ada = users["ada"], let bob = users["bob"] else { return }
         let listings: [(User, String, String, Int, String)] = [
             (ada, "Road bike", "Steel frame, 54 cm, new tyres.", 25_000, "EUR"),
             (ada, "Espresso machine", "Works, descaled last month.", 8_000, "EUR"),
-            (bo, "Guitar amplifier", "15 W valve amp, a little hum.", 12_000, "EUR"),
-            (bo, "Vinyl records (box)", "About 40 records, mostly blues.", 4_500, "EUR"),
+            (bob, "Guitar amplifier", "15 W valve amp, a little hum.", 12_000, "EUR"),
+            (bob, "Vinyl records (box)", "About 40 records, mostly blues.", 4_500, "EUR"),
             (ada, "Desk lamp", "Anglepoise style, black.", 1_500, "EUR"),
         ]
         var products: [Product] = []
@@ -37,14 +37,14 @@ struct DemoSeeder {
             products.append(product)
         }
         let conversation = try await deps.store.openConversation(
-            between: bo.id, and: ada.id, productId: products.first?.id, newId: deps.newId(), now: deps.now()
+            between: bob.id, and: ada.id, productId: products.first?.id, newId: deps.newId(), now: deps.now()
         ).conversation
-        for (sender, body) in [(bo, "Hi! Is the road bike still available?"), (ada, "Yes, come and try it on Saturday.")] {
+        for (sender, body) in [(bob, "Hi! Is the road bike still available?"), (ada, "Yes, come and try it on Saturday.")] {
             _ = try await deps.store.sendMessage(
                 NewMessage(
                     id: deps.newId(), conversationId: conversation.id, senderId: sender.id, body: body,
                     idempotencyKey: "seed-" + deps.newId(), notificationId: deps.newId(), now: deps.now()))
         }
-        deps.logger.notice("seeded demo data", metadata: ["users": "ada, bo, cy"])
+        deps.logger.notice("seeded demo data", metadata: ["users": "ada, bob, cyd"])
     }
 }

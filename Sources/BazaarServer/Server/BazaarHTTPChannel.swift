@@ -1,0 +1,122 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// hummingbird-websocket's HTTP/1.1 + WebSocket child channel, with two repairs the contract needs.
+///
+/// - A WebSocket handshake that will be refused (no valid token) is turned into a plain request
+///   before the upgrader sees it, so the router answers it with the JSON 401, instead of
+///   hummingbird-websocket's empty 400 for failed upgrades.
+/// - A request the HTTP parser rejects gets a 400 and the connection is closed (the WebSocket
+///   channel switches NIO's own error handling off, which left such connections hanging).
+struct BazaarHTTPChannel: ServerChildChannel {
+    typealias Value = HTTP1WebSocketUpgradeChannel.Value
+
+    let inner: HTTP1WebSocketUpgradeChannel
+    /// Whether a handshake request carries credentials good enough to attempt the upgrade.
+    let mayUpgrade: @Sendable (HTTPRequestHead) async -> Bool
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade), position: .before(upgrader))
+            try pipeline.addHandler(MalformedRequestResponder(), position: .last)
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Holds back a WebSocket handshake until its token is checked; a handshake that would be
+/// refused loses its `Upgrade`/`Connection` headers and continues as an ordinary GET.
+///
+/// Only a connection's first request can be upgraded (NIO's upgrader leaves the pipeline after
+/// it), so the gate also leaves after the first request head.
+final class UpgradeAuthGate: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private let mayUpgrade: @Sendable (HTTPRequestHead) async -> Bool
+    /// Parts that arrived while a check runs; `nil` when no check is running.
+    private var held: [HTTPServerRequestPart]?
+
+    init(mayUpgrade: @escaping @Sendable (HTTPRequestHead) async -> Bool) {
+        self.mayUpgrade = mayUpgrade
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if held != nil {
+            held?.append(part)
+            return
+        }
+        guard case .head(let head) = part, Self.asksForUpgrade(head) else {
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        held = []
+        let promise = context.eventLoop.makePromise(of: Bool.self)
+        let check = mayUpgrade
+        promise.completeWithTask { await check(head) }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        promise.futureResult.whenComplete { result in
+            let (handler, context) = bound.value
+            handler.release(head: head, allowed: (try? result.get()) == true, context: context)
+        }
+    }
+
+    private func release(head: HTTPRequestHead, allowed: Bool, context: ChannelHandlerContext) {
+        var head = head
+        if !allowed {
+            head.headers.remove(name: "upgrade")
+            // The HTTP parser has already seen an upgrade request and parses nothing after it,
+            // so this connection ends with the answer.
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        }
+        let parts = [HTTPServerRequestPart.head(head)] + (held ?? [])
+        held = nil
+        for part in parts { context.fireChannelRead(wrapInboundOut(part)) }
+        context.fireChannelReadComplete()
+        // After a WebSocket upgrade no HTTP parts may pass through here, and later requests
+        // cannot be upgraded anyway.
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    static func asksForUpgrade(_ head: HTTPRequestHead) -> Bool {
+        head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+    }
+}
+
+/// Answers a request the HTTP parser rejected with 400 and closes the connection.
+final class MalformedRequestResponder: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private var answered = false
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError, !answered else {
+            context.fireErrorCaught(error)
+            return
+        }
+        answered = true
+        let body = #"{"error":{"code":"malformed_request","message":"The request is not valid HTTP/1.1."}}"#
+        var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
+        buffer.writeString(body)
+        let headers = HTTPHeaders([
+            ("Connection", "close"), ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(buffer.readableBytes)),
+        ])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

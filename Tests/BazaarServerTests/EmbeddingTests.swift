@@ -1,0 +1,68 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import NIOHTTP1
+import Testing
+import TestSupport
+
+@Suite("Starting the server in-process and as a program")
+struct EmbeddingTests {
+    @Test func startListensOnAFreePortServesTheAPIAndStopEndsIt() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.seedDemo = true
+        let server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
+        #expect(server.port > 0)
+        #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
+        let client = BazaarTestClient(baseURL: server.baseURL)
+        // Demo data is there: its users sign in with the demo password.
+        let login = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "bazaar-demo"))
+        expectStatus(login, 200)
+        let tokens = try login.decode(AuthResponse.self).tokens
+        let products = try await client.get(APIRoutes.products.template).decode(Page<Product>.self)
+        #expect(products.items.count == 5)
+        let conversations = try await client.get(APIRoutes.conversations.template, token: tokens.accessToken).decode(Page<Conversation>.self)
+        #expect(conversations.items.first?.otherUser.username == "bob")
+        // The refresh count can be read in-process as well as from /metrics.
+        expectStatus(try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)), 200)
+        #expect(server.metrics.render().contains(#"bazaar_auth_refresh_total{outcome="rotated"} 1"#))
+        _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: "unknown"))
+        #expect(server.metrics.refreshCount() == 2)
+        #expect(server.metrics.refreshCount(outcome: "rotated") == 1)
+        #expect(server.metrics.refreshCount(outcome: "invalid") == 1)
+        await server.stop()
+        // The port is closed. (A raw socket, because AsyncHTTPClient retries refused connections
+        // until its deadline.)
+        #expect(throws: RawHTTP.SocketError.self) {
+            _ = try RawHTTP.exchange(Data("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: server.port)
+        }
+    }
+
+    @Test func seedingTwiceDoesNotDuplicateDemoData() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.seedDemo = true
+        for _ in 0..<2 {
+            let server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
+            let products = try await BazaarTestClient(baseURL: server.baseURL).get(APIRoutes.products.template).decode(Page<Product>.self)
+            #expect(products.items.count == 5)
+            await server.stop()
+        }
+    }
+
+    @Test func theExecutableRejectsBadArgumentsWithAMessageAndNonZeroExit() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BazaarProcess.executablePath())
+        process.arguments = ["--port", "70000"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(text.contains("--port must be 0-65535"), "\(text)")
+    }
+}
