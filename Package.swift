@@ -199,7 +199,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DependenciesTests",
-            dependencies: ["Dependencies", "TestSupport"],
+            dependencies: [
+                "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
