@@ -27,9 +27,9 @@ public struct BazaarCLI: Sendable {
     }
 
     /// Runs `bazaar arguments…` to the end and returns what it printed.
-    public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    public func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
         let process = try start(arguments, environment: environment)
-        return process.wait()
+        return await process.wait()
     }
 
     /// Starts `bazaar arguments…` and returns the running process.
@@ -66,14 +66,18 @@ public struct BazaarCLI: Sendable {
             kill(process.processIdentifier, SIGKILL)
         }
 
-        /// Waits for the end and returns what it printed.
-        public func wait() -> Outcome {
-            let out = stdout.fileHandleForReading.readDataToEndOfFile()
-            let err = stderr.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Outcome(
-                exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                stderr: String(decoding: err, as: UTF8.self))
+        /// Waits for the end (off the cooperative pool) and returns what it printed.
+        public func wait() async -> Outcome {
+            let (process, stdout, stderr) = (self.process, self.stdout, self.stderr)
+            let outcome = try? await offPool { () -> Outcome in
+                let out = stdout.fileHandleForReading.readDataToEndOfFile()
+                let err = stderr.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return Outcome(
+                    exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                    stderr: String(decoding: err, as: UTF8.self))
+            }
+            return outcome ?? Outcome(exitCode: -1, stdout: "", stderr: "")
         }
     }
 }

@@ -27,10 +27,16 @@ public enum RawHTTP {
     }
 
     /// Connects to 127.0.0.1:`port`, sends `bytes`, reads until close or `timeoutSeconds` of silence.
-    public static func exchange(_ bytes: Data, port: Int, timeoutSeconds: Int = 3) throws -> Exchange {
-        let connection = try Connection(port: port, timeoutSeconds: timeoutSeconds)
-        try connection.send(bytes)
-        return connection.receiveAll()
+    ///
+    /// The blocking socket calls run on a Dispatch queue, never on Swift's cooperative pool: on a
+    /// two-core machine a blocked pool thread can starve an in-process server of the very thread it
+    /// needs to answer.
+    public static func exchange(_ bytes: Data, port: Int, timeoutSeconds: Int = 3) async throws -> Exchange {
+        try await offPool {
+            let connection = try Connection(port: port, timeoutSeconds: timeoutSeconds)
+            try connection.send(bytes)
+            return connection.receiveAll()
+        }
     }
 
     /// One TCP connection, for exchanges sent in several parts.

@@ -27,7 +27,11 @@ public enum SwiftTypeChecker {
     /// Type-checks `source` with the package's modules importable.
     ///
     /// - Parameter packageRoot: the package folder (found from the caller's file by default).
-    public static func check(_ source: String, packageRoot: URL) throws -> Outcome {
+    public static func check(_ source: String, packageRoot: URL) async throws -> Outcome {
+        try await offPool { try checkBlocking(source, packageRoot: packageRoot) }
+    }
+
+    private static func checkBlocking(_ source: String, packageRoot: URL) throws -> Outcome {
         let products = try productsFolder(packageRoot: packageRoot)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typecheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -34,8 +34,8 @@ struct EmbeddingTests {
         await server.stop()
         // The port is closed. (A raw socket, because AsyncHTTPClient retries refused connections
         // until its deadline.)
-        #expect(throws: RawHTTP.SocketError.self) {
-            _ = try RawHTTP.exchange(Data("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: server.port)
+        await #expect(throws: RawHTTP.SocketError.self) {
+            _ = try await RawHTTP.exchange(Data("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: server.port)
         }
     }
 

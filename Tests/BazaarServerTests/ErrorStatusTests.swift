@@ -109,7 +109,7 @@ struct ErrorStatusTests {
     func requestsThatAreNotHTTPGet400AndAClosedConnectionNotSilence(raw: String) async throws {
         try await BazaarTestHarness.withServer { client in
             let port = try #require(client.baseURL.port)
-            let exchange = try RawHTTP.exchange(Data(raw.utf8), port: port)
+            let exchange = try await RawHTTP.exchange(Data(raw.utf8), port: port)
             #expect(exchange.closedByServer)
             #expect(exchange.text.hasPrefix("HTTP/1.1 400"), "\(exchange.text)")
             #expect(exchange.text.contains(#"{"error":{"code":"malformed_request""#))

@@ -67,26 +67,26 @@ struct EventRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let port = try #require(client.baseURL.port)
-            func handshake(_ target: String, authorization: String? = nil, wait: Int = 3) throws -> RawHTTP.Exchange {
+            func handshake(_ target: String, authorization: String? = nil, wait: Int = 3) async throws -> RawHTTP.Exchange {
                 var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                 request += "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                 if let authorization { request += "Authorization: \(authorization)\r\n" }
-                return try RawHTTP.exchange(Data((request + "\r\n").utf8), port: port, timeoutSeconds: wait)
+                return try await RawHTTP.exchange(Data((request + "\r\n").utf8), port: port, timeoutSeconds: wait)
             }
             func expect401(_ exchange: RawHTTP.Exchange, code: String, sourceLocation: SourceLocation = #_sourceLocation) {
                 #expect(exchange.text.hasPrefix("HTTP/1.1 401"), "\(exchange.text)", sourceLocation: sourceLocation)
                 #expect(exchange.text.contains(#"{"error":{"code":"\#(code)""#), "\(exchange.text)", sourceLocation: sourceLocation)
                 #expect(exchange.closedByServer, sourceLocation: sourceLocation)
             }
-            expect401(try handshake(APIRoutes.events.template), code: "unauthenticated")
-            expect401(try handshake(APIRoutes.events.template + "?token=forged"), code: "invalid_token")
-            expect401(try handshake(APIRoutes.events.template, authorization: "Bearer forged"), code: "invalid_token")
+            expect401(try await handshake(APIRoutes.events.template), code: "unauthenticated")
+            expect401(try await handshake(APIRoutes.events.template + "?token=forged"), code: "invalid_token")
+            expect401(try await handshake(APIRoutes.events.template, authorization: "Bearer forged"), code: "invalid_token")
             // The same handshake with Ada's token is upgraded.
-            let accepted = try handshake(APIRoutes.events.template, authorization: "Bearer \(ada.tokens.accessToken)", wait: 1)
+            let accepted = try await handshake(APIRoutes.events.template, authorization: "Bearer \(ada.tokens.accessToken)", wait: 5)
             #expect(accepted.text.hasPrefix("HTTP/1.1 101"), "\(accepted.text)")
             // After logout the token no longer opens a socket.
             expectStatus(try await client.post(APIRoutes.logout.template, token: ada.tokens.accessToken), 204)
-            expect401(try handshake(APIRoutes.events.template, authorization: "Bearer \(ada.tokens.accessToken)"), code: "session_revoked")
+            expect401(try await handshake(APIRoutes.events.template, authorization: "Bearer \(ada.tokens.accessToken)"), code: "session_revoked")
         }
     }
 

@@ -50,12 +50,12 @@ struct OutboxCrashTests {
                 sent = try await outbox.entries().count { $0.state.isFinal }
             }
             first.kill9()
-            let killed = first.wait()
+            let killed = await first.wait()
             #expect(killed.exitCode == SIGKILL, "killed mid-delivery: \(killed.stdout) \(killed.stderr)")
             let settledBeforeRestart = try await outbox.entries().count { $0.state.isFinal }
             #expect(settledBeforeRestart < count, "the kill came before the queue was done")
 
-            let second = try BazaarCLI().run(arguments)
+            let second = try await BazaarCLI().run(arguments)
             #expect(second.exitCode == 0, "\(second.stdout) \(second.stderr)")
             let bodies = try await Self.allBodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken)
             #expect(bodies == (1...count).map { "note \($0)" })

@@ -8,8 +8,8 @@ struct ScopeSeparationTests {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("a non-authenticated endpoint type-checks with the non-authenticated controller (the harness works)")
-    func correctUseCompiles() throws {
-        let outcome = try SwiftTypeChecker.check(
+    func correctUseCompiles() async throws {
+        let outcome = try await SwiftTypeChecker.check(
             """
             import Networking
             func fetch(controller: NonAuthenticatedNetworkController) async throws {
@@ -21,8 +21,8 @@ struct ScopeSeparationTests {
     }
 
     @Test("an authenticated endpoint passed to the non-authenticated controller does not compile")
-    func authenticatedEndpointIsRejected() throws {
-        let outcome = try SwiftTypeChecker.check(
+    func authenticatedEndpointIsRejected() async throws {
+        let outcome = try await SwiftTypeChecker.check(
             """
             import Networking
             func misuse(controller: NonAuthenticatedNetworkController) async throws {
@@ -38,8 +38,8 @@ struct ScopeSeparationTests {
     }
 
     @Test("an authenticated endpoint cannot be sent through a plain APIClient either")
-    func authenticatedEndpointIsNotAnAPIRequest() throws {
-        let outcome = try SwiftTypeChecker.check(
+    func authenticatedEndpointIsNotAnAPIRequest() async throws {
+        let outcome = try await SwiftTypeChecker.check(
             """
             import Networking
             func misuse(client: APIClient) async throws {
