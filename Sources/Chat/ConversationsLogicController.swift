@@ -8,8 +8,7 @@ import Session
 public actor ConversationsLogicController: ConversationsLogic {
     private let network: AuthenticatedNetworkController
     private let pageSize: Int
-    private var content = ConversationListContent(conversations: [], hasMore: false)
-    private var nextCursor: String?
+    private var list = PagedItems<Conversation>()
 
     /// Makes the logic over the user's controller.
     public init(network: AuthenticatedNetworkController, pageSize: Int = 20) {
@@ -24,8 +23,8 @@ public actor ConversationsLogicController: ConversationsLogic {
 
     /// Adds the next page; with none left, the list stays as it is.
     public func loadMore() async -> ScreenState<ConversationListContent> {
-        guard let nextCursor else { return .presenting(content) }
-        return await fetch(cursor: nextCursor)
+        guard let cursor = list.nextCursor else { return .presenting(content) }
+        return await fetch(cursor: cursor)
     }
 
     /// Starts the conversation with `userID` about `productID`, or finds the existing one.
@@ -39,12 +38,13 @@ public actor ConversationsLogicController: ConversationsLogic {
         }
     }
 
+    private var content: ConversationListContent {
+        ConversationListContent(conversations: list.items, hasMore: list.hasMore)
+    }
+
     private func fetch(cursor: String?) async -> ScreenState<ConversationListContent> {
         do throws(NetworkError) {
-            let page = try await network.request(BazaarEndpoints.conversations(cursor: cursor, limit: pageSize))
-            content.conversations = (cursor == nil ? [] : content.conversations) + page.items
-            content.hasMore = page.nextCursor != nil
-            nextCursor = page.nextCursor
+            list.receive(try await network.request(BazaarEndpoints.conversations(cursor: cursor, limit: pageSize)), after: cursor)
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))

@@ -8,8 +8,7 @@ import Session
 public actor NotificationsLogicController: NotificationsLogic {
     private let network: AuthenticatedNetworkController
     private let pageSize: Int
-    private var content = NotificationListContent(notifications: [], hasMore: false)
-    private var nextCursor: String?
+    private var list = PagedItems<BazaarAPI.Notification>()
 
     /// Makes the logic over the user's controller.
     public init(network: AuthenticatedNetworkController, pageSize: Int = 20) {
@@ -24,8 +23,8 @@ public actor NotificationsLogicController: NotificationsLogic {
 
     /// Adds the next page; with none left, the list stays as it is.
     public func loadMore() async -> ScreenState<NotificationListContent> {
-        guard let nextCursor else { return .presenting(content) }
-        return await fetch(cursor: nextCursor)
+        guard let cursor = list.nextCursor else { return .presenting(content) }
+        return await fetch(cursor: cursor)
     }
 
     /// Marks `ids` read on the server, then in the list.
@@ -38,12 +37,13 @@ public actor NotificationsLogicController: NotificationsLogic {
         await mark(MarkNotificationsReadRequest(all: true)) { _ in true }
     }
 
+    private var content: NotificationListContent {
+        NotificationListContent(notifications: list.items, hasMore: list.hasMore)
+    }
+
     private func fetch(cursor: String?) async -> ScreenState<NotificationListContent> {
         do throws(NetworkError) {
-            let page = try await network.request(BazaarEndpoints.notifications(cursor: cursor, limit: pageSize))
-            content.notifications = (cursor == nil ? [] : content.notifications) + page.items
-            content.hasMore = page.nextCursor != nil
-            nextCursor = page.nextCursor
+            list.receive(try await network.request(BazaarEndpoints.notifications(cursor: cursor, limit: pageSize)), after: cursor)
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))
@@ -55,9 +55,7 @@ public actor NotificationsLogicController: NotificationsLogic {
     {
         do throws(NetworkError) {
             _ = try await network.request(BazaarEndpoints.markNotificationsRead(request))
-            for index in content.notifications.indices where matches(content.notifications[index]) {
-                content.notifications[index].read = true
-            }
+            list.update(where: matches) { $0.read = true }
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))

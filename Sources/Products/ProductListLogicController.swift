@@ -8,8 +8,8 @@ import Session
 public actor ProductListLogicController: ProductListLogic {
     private let network: NonAuthenticatedNetworkController
     private let pageSize: Int
-    private var content = ProductListContent(products: [], query: nil, hasMore: false)
-    private var nextCursor: String?
+    private var list = PagedItems<Product>()
+    private var currentQuery: String?
 
     /// Makes the logic over the public controller, loading `pageSize` products per page.
     public init(network: NonAuthenticatedNetworkController, pageSize: Int = 20) {
@@ -17,14 +17,17 @@ public actor ProductListLogicController: ProductListLogic {
         self.pageSize = pageSize
     }
 
+    private var content: ProductListContent {
+        ProductListContent(products: list.items, query: currentQuery, hasMore: list.hasMore)
+    }
+
     /// Loads the first page of everything, or of the products matching `query`.
     public func load(query: String?) async -> ScreenState<ProductListContent> {
         let trimmed = query?.trimmingCharacters(in: .whitespaces)
         let search = trimmed?.isEmpty == false ? trimmed : nil
         do throws(NetworkError) {
-            let page = try await network.request(BazaarEndpoints.products(query: search, limit: pageSize))
-            content = ProductListContent(products: page.items, query: search, hasMore: page.nextCursor != nil)
-            nextCursor = page.nextCursor
+            list.receive(try await network.request(BazaarEndpoints.products(query: search, limit: pageSize)), after: nil)
+            currentQuery = search
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))
@@ -33,13 +36,11 @@ public actor ProductListLogicController: ProductListLogic {
 
     /// Adds the next page; with no more pages, the list stays as it is.
     public func loadMore() async -> ScreenState<ProductListContent> {
-        guard let cursor = nextCursor else { return .presenting(content) }
+        guard let cursor = list.nextCursor else { return .presenting(content) }
         do throws(NetworkError) {
-            let page = try await network.request(
-                BazaarEndpoints.products(query: content.query, cursor: cursor, limit: pageSize))
-            content.products += page.items
-            content.hasMore = page.nextCursor != nil
-            nextCursor = page.nextCursor
+            list.receive(
+                try await network.request(BazaarEndpoints.products(query: currentQuery, cursor: cursor, limit: pageSize)),
+                after: cursor)
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))
