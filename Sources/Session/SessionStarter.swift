@@ -65,7 +65,9 @@ public struct SessionStarter: Sendable {
         guard let stored else { return nil }
         let pending = PendingUser()
         let network = makeNetwork(tokens: stored, partition: nil, pending: pending)
-        let user = try await UserLoader(network: network).loadCurrentUser()
+        // Not cached: the user's partition is not known until this answer arrives.
+        let user = try await network.request(
+            AuthenticatedEndpoint<User>(.get, APIRoutes.me.template, cachePolicy: .disabled))
         await pending.set(user.id)
         let partitioned = AuthenticatedNetworkController(client: client, session: network.session, cachePartition: user.id)
         return makeSession(user: user, network: partitioned)

@@ -201,3 +201,39 @@ struct OutboxNudgeTests {
         await server.stop()
     }
 }
+
+@Suite("Outbox edge cases")
+struct OutboxEdgeCaseTests {
+    /// A deliverer that is never reached: these tests do not send.
+    struct Unreachable: OutboxDeliverer {
+        func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String {
+            throw .noConnection(reason: "not in this test")
+        }
+        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError) -> Message {
+            throw .noConnection(reason: "not in this test")
+        }
+    }
+
+    @Test("waiting for an id the outbox never held answers at once, as failed")
+    func unknownIDDoesNotHang() async throws {
+        let folder = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: Unreachable())
+        let entry = await outbox.delivery(of: "never-queued")
+        #expect(entry.state == .failed(reason: "no such message in the outbox"))
+    }
+
+    @Test("queued messages survive reopening the file, in order")
+    func survivesReopen() async throws {
+        let folder = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("outbox.sqlite").path
+        do {
+            let outbox = try Outbox(path: path, deliverer: Unreachable())
+            for body in ["one", "two", "three"] { _ = try await outbox.enqueue(body, to: .conversation(id: "c")) }
+        }
+        let reopened = try Outbox(path: path, deliverer: Unreachable())
+        #expect(try await reopened.entries().map(\.body) == ["one", "two", "three"])
+        #expect(try await reopened.entries().allSatisfy { $0.state == .queued })
+    }
+}

@@ -81,6 +81,7 @@ struct TokenRefreshAgainstServerTests {
             clock.advance(by: .seconds(121))
             let restored = try #require(try await fixture.starter(clock: clock).restore())
             #expect(await restored.user.user.username == "dee")
+            #expect(fixture.cache.memoryUsage == 0, "restoring caches nothing outside the user's partition")
             #expect(try await fixture.serverRefreshCount() == 1)
         }
     }

@@ -98,9 +98,15 @@ public actor Outbox {
         return stream
     }
 
-    /// Waits until the entry is sent or failed and returns it in that state.
+    /// Waits until the entry is sent or failed and returns it in that state (an id the outbox never
+    /// held comes back at once as failed).
     public func delivery(of id: String) async -> OutboxEntry {
-        if let row = try? store.row(id), row.entry.state.isFinal { return row.entry }
+        guard let row = try? store.row(id) else {
+            return OutboxEntry(
+                id: id, recipient: .conversation(id: ""), body: "", state: .failed(reason: "no such message in the outbox"),
+                attempts: 0, createdAt: Date())
+        }
+        if row.entry.state.isFinal { return row.entry }
         return await withCheckedContinuation { continuation in
             waiters[id, default: []].append(continuation)
         }
