@@ -176,7 +176,8 @@ enum KitTestRoutes {
             let maxAge = request.uri.queryParameters.get("maxAge") ?? "0"
             if request.headers[.ifNoneMatch] == "\"v1\"" {
                 hits.hit("etag-304-\(name)")
-                return Response(status: .notModified, headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(maxAge)"])
+                let renewed = request.uri.queryParameters.get("renewedMaxAge") ?? maxAge
+                return Response(status: .notModified, headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(renewed)"])
             }
             hits.hit("etag-200-\(name)")
             return try KitTestRoutes.json(["version": 1], headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(maxAge)"])
