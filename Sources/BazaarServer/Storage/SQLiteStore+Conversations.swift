@@ -79,18 +79,9 @@ extension SQLiteStore {
     public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>? {
         try await pool.read { db in
             guard try Self.memberRow(db, conversationId: conversationId, userId: viewerId) != nil else { return nil }
-            var sql = "SELECT * FROM messages WHERE conversation_id = ?"
-            var arguments: StatementArguments = [conversationId]
-            if let position {
-                sql += " AND seq < ?"
-                arguments += [position]
-            }
-            sql += " ORDER BY seq DESC LIMIT ?"
-            arguments += [limit + 1]
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let page = Array(rows.prefix(limit))
-            let next: Int64? = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
-            return Slice(items: try page.map(Self.message), next: next)
+            return try Self.newestFirst(
+                db, table: "messages", where: "conversation_id", equals: conversationId, before: position, limit: limit,
+                map: Self.message)
         }
     }
 
