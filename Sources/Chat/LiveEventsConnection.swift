@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Networking
+import Session
 import WSClient
 
 /// What the live connection reports to its subscribers.
@@ -18,24 +19,28 @@ public enum LiveConnectionEvent: Sendable, Equatable {
 /// The signed-in user's live events over the `/v1/events` WebSocket: one socket shared by every
 /// screen, authenticated with the session's current access token, reconnecting with exponential
 /// backoff (and jitter) whenever it drops, until stopped.
+///
+/// When a handshake fails, the next attempt is preceded by one authenticated request: if the server
+/// had refused the token, that request's 401 refreshes it (through the one refresh coordinator), so
+/// the socket never keeps knocking with a token the server no longer takes.
 public actor LiveEventsConnection {
     private let url: String
-    private let session: TokenRefreshCoordinator
+    private let network: AuthenticatedNetworkController
     private let backoff: RetryPolicy
     private let logger: Logger
     private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
     private var worker: Task<Void, Never>?
     private var opened = false
 
-    /// Makes a connection to `baseURL`'s event socket for the session's user.
+    /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is.
     public init(
-        baseURL: URL, session: TokenRefreshCoordinator,
+        baseURL: URL, network: AuthenticatedNetworkController,
         backoff: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(250), maxDelay: .seconds(15)),
         logger: Logger = Logger(label: "bazaar.live")
     ) {
         url = baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws", options: .anchored)
             + APIRoutes.events.template
-        self.session = session
+        self.network = network
         self.backoff = backoff
         self.logger = logger
     }
@@ -74,12 +79,16 @@ public actor LiveEventsConnection {
     private func run() async {
         var failures = 0
         while !Task.isCancelled {
-            if await session.hasEnded { return }
+            if await network.session.hasEnded { return }
             let opened = await connectOnce()
             publish(.disconnected)
             failures = opened ? 1 : failures + 1
             let wait = backoff.backoff(forRetry: failures, random: { Double.random(in: $0) })
             try? await Task.sleep(for: wait)
+            if !opened {
+                // Was the token refused? An authenticated request refreshes it if so.
+                _ = try? await network.request(BazaarEndpoints.me)
+            }
         }
     }
 
@@ -87,7 +96,7 @@ public actor LiveEventsConnection {
     private func connectOnce() async -> Bool {
         let token: String
         do throws(NetworkError) {
-            token = try await session.validTokens().accessToken
+            token = try await network.session.validTokens().accessToken
         } catch {
             return false
         }

@@ -37,7 +37,7 @@ struct LiveMessagesTests {
             let seller = try await fixture.raw.register("max")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let connection = LiveEventsConnection(baseURL: fixture.baseURL, session: buyer.network.session)
+            let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
             let outbox = try Outbox(
                 path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
@@ -53,6 +53,38 @@ struct LiveMessagesTests {
         }
     }
 
+    @Test("a handshake refused for a token the server no longer takes leads to a refresh, then a connection")
+    func refusedTokenIsRefreshed() async throws {
+        let serverClock = TestClock()
+        try await SessionFixture.with(serverClock: serverClock) { fixture in
+            // The client's clock stands still: it believes its access token is good.
+            let buyer = try await fixture.starter(margin: .zero, clock: TestClock()).register(
+                username: "quin", password: "password123", displayName: "Quin")
+            serverClock.advance(by: .seconds(121))
+            let connection = LiveEventsConnection(
+                baseURL: fixture.baseURL, network: buyer.network,
+                backoff: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .milliseconds(500)))
+            // Nothing else has talked to the server since its clock moved: the socket goes first.
+            let events = await connection.subscribe()
+            let connected = await withTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for await event in events where event == .connected { return true }
+                    return false
+                }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(15))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(connected, "the refused handshake led to a refresh and then a connection")
+            #expect(try await fixture.serverRefreshCount() == 1)
+            await connection.stop()
+        }
+    }
+
     @Test("after the server restarts, the socket reconnects and catches up on what it missed")
     func reconnectsAndCatchesUp() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
@@ -64,7 +96,7 @@ struct LiveMessagesTests {
             .register(username: "noa", password: "password123", displayName: "Noa")
         let seller = try await raw.register("ned")
         let connection = LiveEventsConnection(
-            baseURL: server.baseURL, session: buyer.network.session,
+            baseURL: server.baseURL, network: buyer.network,
             backoff: RetryPolicy(baseDelay: .milliseconds(500), maxDelay: .seconds(2), jitter: false))
         let outbox = try Outbox(
             path: directory.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
