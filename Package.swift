@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
@@ -37,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
     ],
     targets: [
         // MARK: Contract (shared by client and server)
@@ -99,6 +101,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Core UI (terminal rendering primitives; knows no feature)
+        .target(
+            name: "TerminalUI",
+            dependencies: [.product(name: "ConsoleKitTerminal", package: "console-kit")],
+            swiftSettings: strict
+        ),
+
         // MARK: Server
         .target(
             name: "BazaarServer",
@@ -140,8 +149,10 @@ let package = Package(
         .executableTarget(
             name: "bazaar",
             dependencies: [
-                "Dependencies", "Networking", "Session", "BazaarAPI", "Chat",
+                "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
+                "Profile", "Products", "Chat", "Notifications", "BazaarServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ConsoleKitTerminal", package: "console-kit"),
             ],
             swiftSettings: strict
         ),
@@ -168,6 +179,18 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", .product(name: "ConsoleKitTerminal", package: "console-kit")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "bazaar", "BazaarAPI", "BazaarServer", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BazaarAPITests",
             dependencies: ["BazaarAPI"],
