@@ -43,4 +43,9 @@ public struct ChatModule: ChatModuleProtocol {
     public func messageSender(to receiver: User, about product: Product?) -> any ChatMessageSender {
         OutboxMessageSender(outbox: outbox, recipient: .user(id: receiver.id, productID: product?.id))
     }
+
+    /// A background sender into a conversation known by id.
+    public func messageSender(toConversation conversationID: String) -> any ChatMessageSender {
+        OutboxMessageSender(outbox: outbox, recipient: .conversation(id: conversationID))
+    }
 }

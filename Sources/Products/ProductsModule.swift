@@ -13,9 +13,9 @@ public struct ProductsModule: ProductsModuleProtocol {
         self.session = session
     }
 
-    /// Browsing and searching.
-    public func productListScreen() -> ProductListScreen {
-        ProductListScreen(title: "Products", logic: ProductListLogicController(network: network))
+    /// Browsing and searching, `pageSize` at a time.
+    public func productListScreen(pageSize: Int) -> ProductListScreen {
+        ProductListScreen(title: "Products", logic: ProductListLogicController(network: network, pageSize: pageSize))
     }
 
     /// One product's page.

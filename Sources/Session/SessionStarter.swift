@@ -54,7 +54,11 @@ public struct SessionStarter: Sendable {
     /// Resumes the stored session, if any: loads the user with the stored tokens (refreshing them if
     /// needed). Returns `nil` when signed out; throws ``NetworkError/sessionExpired`` when the stored
     /// session was refused, and the network's error when the server cannot be reached.
-    public func restore() async throws(NetworkError) -> UserSession? {
+    ///
+    /// - Parameter lastKnownUser: the user this device last saw signed in; when given and the server
+    ///   cannot be reached, the session resumes offline with that user (work such as queueing a
+    ///   message goes on, and the tokens are checked on the next request that reaches the server).
+    public func restore(lastKnownUser: User? = nil) async throws(NetworkError) -> UserSession? {
         let stored: AuthTokens?
         do {
             stored = try await tokenStore.load()
@@ -65,9 +69,15 @@ public struct SessionStarter: Sendable {
         guard let stored else { return nil }
         let pending = PendingUser()
         let network = makeNetwork(tokens: stored, partition: nil, pending: pending)
-        // Not cached: the user's partition is not known until this answer arrives.
-        let user = try await network.request(
-            AuthenticatedEndpoint<User>(.get, APIRoutes.me.template, cachePolicy: .disabled))
+        let user: User
+        do throws(NetworkError) {
+            // Not cached: the user's partition is not known until this answer arrives.
+            user = try await network.request(
+                AuthenticatedEndpoint<User>(.get, APIRoutes.me.template, cachePolicy: .disabled))
+        } catch {
+            guard let lastKnownUser, error.isUnreachable else { throw error }
+            user = lastKnownUser
+        }
         await pending.set(user.id)
         let partitioned = AuthenticatedNetworkController(client: client, session: network.session, cachePartition: user.id)
         return makeSession(user: user, network: partitioned)

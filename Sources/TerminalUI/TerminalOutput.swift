@@ -38,7 +38,7 @@ public final class TerminalOutput: Sendable {
     }
 
     /// Runs `work` while a spinner titled `title` turns (on a terminal; silently elsewhere).
-    public func loading<T: Sendable>(_ title: String, _ work: () async throws -> T) async rethrows -> T {
+    public func loading<T: Sendable>(_ title: String, _ work: @Sendable () async throws -> T) async rethrows -> T {
         guard capabilities.animates else { return try await work() }
         let indicator = SpinnerActivity(title: title).newActivity(for: console)
         indicator.start(refreshRate: 80)

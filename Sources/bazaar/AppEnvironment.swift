@@ -10,8 +10,14 @@ struct AppEnvironment: Sendable {
 
     /// The session's tokens.
     var tokenFile: URL { configFolder.appendingPathComponent("tokens.json") }
-    /// The durable outbox.
-    var outboxFile: URL { configFolder.appendingPathComponent("outbox.sqlite") }
+    /// The user last signed in on this device (no secrets), so a session resumes offline.
+    var knownUserFile: URL { configFolder.appendingPathComponent("user.json") }
+    /// One user's durable outbox: each user has their own, so a message queued by one person is
+    /// never sent with another's credentials after a logout and a login as someone else.
+    func outboxFile(for userID: String) -> URL {
+        configFolder.appendingPathComponent("users", isDirectory: true)
+            .appendingPathComponent(userID, isDirectory: true).appendingPathComponent("outbox.sqlite")
+    }
     /// The HTTP cache.
     var cacheFolder: URL { configFolder.appendingPathComponent("cache", isDirectory: true) }
 
@@ -43,4 +49,10 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(help: "Where tokens, cache and outbox live (default: $BAZAAR_CONFIG_DIR, else $XDG_CONFIG_HOME/bazaar).")
     var configDir: String?
+
+    @Flag(help: "Print JSON for scripts instead of tables.")
+    var json = false
+
+    @Flag(help: "No colours or animation (also when NO_COLOR is set or output is not a terminal).")
+    var noColor = false
 }

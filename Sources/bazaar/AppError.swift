@@ -1,41 +1,68 @@
 import ArgumentParser
+import Dependencies
 import Networking
 
-/// A failure the app reports as one line on stderr with a distinct exit code.
-enum AppError: Error, CustomStringConvertible {
-    /// Nobody is signed in (or the session ended).
-    case signedOut
-    /// The server could not be reached.
-    case unreachable(String)
-    /// The server refused the request.
-    case refused(String)
-
-    /// Maps a network failure.
-    init(_ error: NetworkError) {
-        switch error {
-        case .sessionExpired: self = .signedOut
-        case .noConnection, .timedOut: self = .unreachable(error.description)
-        default:
-            if error.statusCode == 401 { self = .signedOut } else { self = .refused(error.description) }
-        }
+/// A failure the app reports as one line on stderr with a distinct exit code, so scripts can tell
+/// a usage mistake from a sign-in problem from a server that is down.
+///
+/// | exit | meaning |
+/// |---|---|
+/// | 1 | refused for another reason |
+/// | 64 | usage: a missing or malformed argument |
+/// | 65 | invalid input: the server refused a field (422, 409, …) |
+/// | 66 | not found: no such product, user or conversation |
+/// | 69 | the server could not be reached |
+/// | 75 | throttled: try again later |
+/// | 77 | not signed in, wrong password, or the session ended |
+struct AppError: Error, Equatable, CustomStringConvertible {
+    /// What kind of failure, which decides the exit code.
+    enum Kind: Equatable {
+        case usage, invalidInput, notFound, unreachable, throttled, auth, refused
     }
 
+    /// What kind of failure.
+    var kind: Kind
     /// The line printed on stderr.
-    var description: String {
-        switch self {
-        case .signedOut: "not signed in: run 'bazaar login' first"
-        case .unreachable(let reason): reason
-        case .refused(let reason): reason
-        }
+    var description: String
+
+    /// Makes an error of `kind` saying `message`.
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        description = message
     }
 
-    /// The exit code: 77 for sign-in problems, 69 when the server is unreachable, 1 otherwise
-    /// (argument errors exit 64, from the argument parser).
+    /// Nobody is signed in.
+    static let signedOut = AppError(.auth, "not signed in: run 'bazaar login USERNAME' first")
+
+    /// A failed screen state, as the app reports it.
+    init(_ error: ScreenError) {
+        let kind: Kind =
+            switch error.kind {
+            case .offline: .unreachable
+            case .notFound: .notFound
+            case .signedOut: .auth
+            case .invalidInput: .invalidInput
+            case .throttled: .throttled
+            case .other: .refused
+            }
+        self.init(kind, error.kind == .signedOut ? "\(error.message) Run 'bazaar login USERNAME'." : error.description)
+    }
+
+    /// A network failure, as the app reports it.
+    init(_ error: NetworkError) {
+        self.init(ScreenError(error))
+    }
+
+    /// The process's exit code.
     var exitCode: ExitCode {
-        switch self {
-        case .signedOut: ExitCode(77)
-        case .unreachable: ExitCode(69)
+        switch kind {
         case .refused: ExitCode(1)
+        case .usage: ExitCode(64)
+        case .invalidInput: ExitCode(65)
+        case .notFound: ExitCode(66)
+        case .unreachable: ExitCode(69)
+        case .throttled: ExitCode(75)
+        case .auth: ExitCode(77)
         }
     }
 }

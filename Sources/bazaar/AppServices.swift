@@ -1,43 +1,74 @@
+import BazaarAPI
 import Chat
 import Foundation
 import Networking
 import Session
 
-/// The app's wiring for one run: the client stack, the session starter, and (once signed in) the
-/// outbox. The only place besides ``CompositionRoot`` that knows concrete modules.
+/// The client stack for one run of the app against one server and one config folder: the
+/// performer and its cache, the session starter, and per-user outboxes and live connections.
 struct AppServices: Sendable {
     let environment: AppEnvironment
     let starter: SessionStarter
     let nudger: OutboxNudger
 
-    /// Builds the client stack for `environment`.
+    /// Builds the client stack for `environment`, creating its config folder (0700) if needed.
     init(environment: AppEnvironment) throws {
         self.environment = environment
-        try FileManager.default.createDirectory(
-            at: environment.configFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(
+                at: environment.configFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AppError(.refused, "cannot create the config folder \(environment.configFolder.path): \(error.localizedDescription)")
+        }
         nudger = OutboxNudger()
         let cache = try HTTPCache(folder: environment.cacheFolder)
         var performer = NetworkRequestPerformer(interceptors: [nudger], cache: cache)
         performer.timeout = .seconds(15)
+        let knownUser = environment.knownUserFile
         starter = SessionStarter(
             client: .bazaar(baseURL: environment.serverURL, performer: performer),
-            tokenStore: FileTokenStore(url: environment.tokenFile))
+            tokenStore: FileTokenStore(url: environment.tokenFile),
+            onSessionEnded: { _ in try? FileManager.default.removeItem(at: knownUser) })
     }
 
-    /// The stored session, or a typed failure saying to log in.
-    func session() async throws -> UserSession {
+    /// The stored session (offline too, with the user last seen here), or `nil` when signed out.
+    func restoreSession() async throws -> UserSession? {
         do {
-            guard let session = try await starter.restore() else { throw AppError.signedOut }
-            return session
-        } catch let error as NetworkError {
+            return try await starter.restore(lastKnownUser: lastKnownUser())
+        } catch {
+            if error.isSessionExpired { return nil }
             throw AppError(error)
         }
     }
 
-    /// The signed-in user's outbox, wired to wake when any request succeeds.
+    /// Remembers who is signed in on this device (no secrets: the public profile).
+    func remember(_ user: User) {
+        guard let data = try? BazaarJSON.makeEncoder().encode(user) else { return }
+        try? data.write(to: environment.knownUserFile, options: .atomic)
+    }
+
+    /// Forgets the signed-in user (after a logout).
+    func forgetUser() {
+        try? FileManager.default.removeItem(at: environment.knownUserFile)
+    }
+
+    private func lastKnownUser() -> User? {
+        guard let data = try? Data(contentsOf: environment.knownUserFile) else { return nil }
+        return try? BazaarJSON.makeDecoder().decode(User.self, from: data)
+    }
+
+    /// The signed-in user's own outbox, wired to wake whenever any request succeeds.
     func outbox(for session: UserSession) throws -> Outbox {
-        let outbox = try Outbox(path: environment.outboxFile.path, deliverer: BazaarOutboxDeliverer(network: session.network))
+        let file = environment.outboxFile(for: session.userID)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: file.path, deliverer: BazaarOutboxDeliverer(network: session.network))
         nudger.attach(outbox)
         return outbox
+    }
+
+    /// The signed-in user's live event socket (connects when a screen first listens).
+    func liveConnection(for session: UserSession) -> LiveEventsConnection {
+        LiveEventsConnection(baseURL: environment.serverURL, network: session.network)
     }
 }

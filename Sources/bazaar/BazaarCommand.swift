@@ -1,11 +1,49 @@
 import ArgumentParser
+import Foundation
 
 /// `bazaar`: the marketplace app on the terminal. The composition root: the only target that
-/// imports concrete feature modules.
+/// imports concrete feature modules (see ``CompositionRoot``).
 @main
 struct BazaarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bazaar",
         abstract: "Bazaar, the second-hand marketplace, in your terminal.",
-        subcommands: [OutboxCommand.self])
+        discussion: """
+            Every command takes --server URL (default $BAZAAR_SERVER, else
+            http://127.0.0.1:8080), --config-dir, --json for scripts and --no-color.
+
+            Exit codes: 0 ok, 1 refused, 64 usage, 65 invalid input, 66 not found,
+            69 server unreachable, 75 throttled, 77 not signed in or wrong password.
+
+            Examples:
+              bazaar demo                       # watch the whole app against a built-in server
+              bazaar register ada --name "Ada Lovelace"
+              bazaar products --search bike
+              bazaar chat open 9d4b…
+            """,
+        subcommands: [
+            DemoCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
+            ProfileCommand.self, ProductsCommand.self, ProductCommand.self, ChatCommand.self, NotificationsCommand.self,
+            OutboxCommand.self,
+        ])
+
+    /// Runs the command line; a usage mistake is one line on stderr (`bazaar: …`) and exit 64, like
+    /// every other failure, instead of the parser's multi-line usage text.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { Self.exit(withError: error) }
+            FileHandle.standardError.write(Data("bazaar: \(message(for: error)) (see --help)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -34,8 +34,11 @@ struct OutboxCrashTests {
             let seller = try await fixture.raw.register("pat")
             let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
 
+            // Where the app keeps this user's outbox: one per user in the config folder.
+            let outboxFolder = config.appendingPathComponent("users/\(buyer.userID)", isDirectory: true)
+            try FileManager.default.createDirectory(at: outboxFolder, withIntermediateDirectories: true)
             let outbox = try Outbox(
-                path: config.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: outboxFolder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let count = 300
             for index in 1...count {
                 _ = try await outbox.enqueue("note \(index)", to: .conversation(id: conversation.id))

@@ -161,6 +161,9 @@ public protocol ChatModuleProtocol: Sendable {
     func messagesScreen(conversationID: String) -> MessagesScreen
     /// An object that sends messages to `receiver` about `product` in the background.
     func messageSender(to receiver: User, about product: Product?) -> any ChatMessageSender
+    /// An object that sends messages into a conversation known by id, in the background (works
+    /// offline: nothing is fetched before the message is queued).
+    func messageSender(toConversation conversationID: String) -> any ChatMessageSender
 }
 
 extension ConversationsLogic {

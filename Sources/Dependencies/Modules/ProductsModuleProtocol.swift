@@ -51,6 +51,11 @@ public protocol SellLogic: Sendable {
     func sell(title: String, description: String, priceCents: Int, currency: String) async -> ScreenState<Product>
 }
 
+extension ProductsModuleProtocol {
+    /// Browsing (and searching) products, 20 at a time.
+    public func productListScreen() -> ProductListScreen { productListScreen(pageSize: 20) }
+}
+
 extension ProductListLogic {
     /// The seed's form of ``load(query:)``.
     @discardableResult
@@ -91,8 +96,8 @@ public typealias SellScreen = Screen<any SellLogic>
 
 /// The products feature's public face; the app resolves it from ``Dependencies``.
 public protocol ProductsModuleProtocol: Sendable {
-    /// Browsing (and searching) products.
-    func productListScreen() -> ProductListScreen
+    /// Browsing (and searching) products, `pageSize` (1 to 100) at a time.
+    func productListScreen(pageSize: Int) -> ProductListScreen
     /// One product's page.
     func productScreen(id: String) -> ProductDetailScreen
     /// Selling a product (needs a signed-in user).

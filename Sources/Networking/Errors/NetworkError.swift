@@ -66,6 +66,15 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the server was not reached at all (no connection, or no answer in time), as opposed
+    /// to reached and refusing.
+    public var isUnreachable: Bool {
+        switch self {
+        case .noConnection, .timedOut: true
+        default: false
+        }
+    }
+
     /// The HTTP status code as a number, when the server answered.
     public var statusCode: Int? { status?.code }
 

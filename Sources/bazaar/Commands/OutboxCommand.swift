@@ -1,7 +1,10 @@
 import ArgumentParser
+import BazaarAPI
 import Chat
+import ConsoleKitTerminal
 import Dependencies
 import Foundation
+import TerminalUI
 
 /// `bazaar outbox [flush]`: the messages waiting to be delivered, and delivering them now.
 struct OutboxCommand: AsyncParsableCommand {
@@ -18,43 +21,51 @@ struct OutboxCommand: AsyncParsableCommand {
 
     /// `bazaar outbox list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the outbox, oldest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the outbox, oldest first.", discussion: "Examples:\n  bazaar outbox list\n  bazaar outbox --json")
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await AppCommand.run {
-                let services = try AppServices(environment: try AppEnvironment.resolve(options))
-                let outbox = try services.outbox(for: try await services.session())
-                for entry in try await outbox.entries() {
-                    print("\(entry.id)  \(Self.describe(entry.state))  \(entry.body)")
-                }
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let entries = try await context.dependencies.resolve(Outbox.self).entries()
+                if context.json { return try context.printJSON(entries.map(OutboxEntryJSON.init)) }
+                guard !entries.isEmpty else { return context.output.write("The outbox is empty.".consoleText(.muted)) }
+                let table = Table(
+                    columns: [.init("ID"), .init("STATE"), .init("TEXT", flexible: true)],
+                    rows: entries.map { [$0.id.consoleText(.muted), Self.describe($0.state), $0.body.consoleText()] })
+                context.output.write(table.render(width: context.output.capabilities.width))
             }
         }
 
-        static func describe(_ state: OutboxState) -> String {
+        static func describe(_ state: OutboxState) -> ConsoleText {
             switch state {
-            case .queued: "queued"
-            case .sending: "sending"
-            case .sent: "sent"
-            case .failed(let reason): "failed (\(reason))"
+            case .queued: "queued".consoleText(.warning)
+            case .sending: "sending".consoleText(.warning)
+            case .sent: "sent".consoleText(.success)
+            case .failed(let reason): "failed (\(reason))".consoleText(.error)
             }
         }
     }
 
     /// `bazaar outbox flush`.
     struct Flush: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Deliver queued messages now.")
+        static let configuration = CommandConfiguration(
+            abstract: "Deliver queued messages now.",
+            discussion: "Exits with 69 when the server cannot be reached (the messages stay queued).\n\nExamples:\n  bazaar outbox flush")
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await AppCommand.run {
-                let services = try AppServices(environment: try AppEnvironment.resolve(options))
-                let outbox = try services.outbox(for: try await services.session())
-                let settled = await outbox.flush()
-                let entries = try await outbox.entries()
-                let waiting = entries.filter { !$0.state.isFinal }.count
-                print(settled ? "delivered: nothing is waiting" : "\(waiting) message(s) still queued: the server is unreachable")
-                if !settled { throw AppError.unreachable("the server could not be reached; messages stay queued") }
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let outbox = try context.dependencies.resolve(Outbox.self)
+                let settled = await context.output.loading("Delivering") { await outbox.flush() }
+                let waiting = try await outbox.entries().filter { !$0.state.isFinal }.count
+                if !settled {
+                    throw AppError(.unreachable, "\(waiting) message(s) still queued: the server could not be reached")
+                }
+                if context.json { return try context.printJSON(["waiting": waiting]) }
+                context.output.write("✓ Delivered: nothing is waiting.".consoleText(.success))
             }
         }
     }

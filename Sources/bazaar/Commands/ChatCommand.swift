@@ -1,0 +1,142 @@
+import ArgumentParser
+import BazaarAPI
+import Chat
+import ConsoleKitTerminal
+import Dependencies
+import Foundation
+import Session
+import TerminalUI
+
+/// `bazaar chat list | start | send | open`.
+struct ChatCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat", abstract: "Talk with buyers and sellers.",
+        discussion: """
+            Examples:
+              bazaar chat list
+              bazaar chat start 7c1e… --product 3f2a…
+              bazaar chat send 9d4b… "Is it still available?"
+              bazaar chat open 9d4b…
+            """,
+        subcommands: [List.self, Start.self, Send.self, Open.self], defaultSubcommand: List.self)
+
+    /// `bazaar chat list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Your conversations, newest activity first, with unread counts.",
+            discussion: "Examples:\n  bazaar chat list\n  bazaar chat list --json")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let screen = try context.dependencies.chatModule.conversationsScreen()
+                let content = try await context.output.loading("Loading conversations") { await screen.logic.load() }.content()
+                if context.json { return try context.printJSON(content.conversations) }
+                context.output.write(ConversationsRenderer().lines(for: content, width: context.output.capabilities.width))
+            }
+        }
+    }
+
+    /// `bazaar chat start USER [--product ID]`.
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start (or find) the conversation with a user, about a product or not.",
+            discussion: """
+                The user is an id, as `bazaar product show` prints for the seller. An unknown user or
+                product exits with 66.
+
+                Examples:
+                  bazaar chat start 7c1e… --product 3f2a…
+                """)
+        @Argument(help: "The other user's id.") var user: String
+        @Option(help: "The product to talk about.") var product: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                let session = try await context.startSignedIn()
+                let screen = try context.dependencies.chatModule.conversationsScreen()
+                let conversation = try await context.output.loading("Starting the conversation") {
+                    await screen.logic.start(withUser: user, aboutProduct: product)
+                }.content()
+                if context.json { return try context.printJSON(conversation) }
+                context.output.write(MessagesRenderer(me: session.userID).header(for: conversation))
+                context.output.write("Say something: bazaar chat send \(conversation.id) \"Hello!\"".consoleText(.muted))
+            }
+        }
+    }
+
+    /// `bazaar chat send CONVERSATION TEXT`.
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a message through the outbox: it is saved first, so it works offline.",
+            discussion: """
+                Prints "sent" once the server has it, or "queued" when the server cannot be reached
+                (`bazaar outbox flush`, or the next chat send or chat open, delivers it). A message
+                the server refuses (an unknown conversation, say) exits with 1.
+
+                Examples:
+                  bazaar chat send 9d4b… "Is it still available?"
+                """)
+        @Argument(help: "The conversation's id.") var conversation: String
+        @Argument(help: "The message, 1 to 4000 characters.") var text: String
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.count <= 4000 else {
+                throw ValidationError("the message must be 1 to 4000 characters")
+            }
+        }
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let sender = try context.dependencies.chatModule.messageSender(toConversation: conversation)
+                let outbox = try context.dependencies.resolve(Outbox.self)
+                let queued = try await sender.sendNewMessage(with: text)
+                await context.output.loading("Sending") { _ = await outbox.flush() }
+                let entry = try await outbox.entries().first { $0.id == queued.id } ?? queued
+                if context.json { return try context.printJSON(OutboxEntryJSON(entry)) }
+                switch entry.state {
+                case .sent(let messageID):
+                    context.output.write("✓ sent".consoleText(.success) + "  message \(messageID)".consoleText(.muted))
+                case .queued, .sending:
+                    context.output.write(
+                        "queued".consoleText(.warning)
+                            + ": the server cannot be reached; 'bazaar outbox flush' (or the next chat send or chat open) delivers it"
+                            .consoleText(.muted))
+                case .failed(let reason):
+                    throw AppError(.refused, "not delivered, the server refused it: \(reason)")
+                }
+            }
+        }
+    }
+
+    /// `bazaar chat open CONVERSATION`.
+    struct Open: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Chat live: history, new messages as they arrive, lines you type are sent.",
+            discussion: """
+                Type a line and press Enter to send it. /older shows earlier messages; /quit (or
+                Ctrl-D) leaves. Messages you see are marked read.
+
+                Examples:
+                  bazaar chat open 9d4b…
+                """)
+        @Argument(help: "The conversation's id.") var conversation: String
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                let session = try await context.startSignedIn()
+                let screen = try context.dependencies.chatModule.messagesScreen(conversationID: conversation)
+                let outbox = try context.dependencies.resolve(Outbox.self)
+                try await ChatRoom(
+                    logic: screen.logic, outbox: outbox, output: context.output,
+                    renderer: MessagesRenderer(me: session.userID)
+                ).run(input: StandardInputLines.stream())
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import BazaarAPI
+import ConsoleKitTerminal
+import Dependencies
+import Foundation
+import TerminalUI
+
+/// `bazaar products [--search Q] [--limit N]`.
+struct ProductsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "products", abstract: "Browse or search what is for sale (no sign-in needed).",
+        discussion: """
+            Examples:
+              bazaar products
+              bazaar products --search bike --limit 5
+              bazaar products --search "road bike" --json
+            """)
+
+    @Option(help: "Only products whose title or description matches.") var search: String?
+    @Option(help: "How many to show, 1 to 500.") var limit = 20
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        guard (1...500).contains(limit) else { throw ValidationError("--limit must be between 1 and 500 (got \(limit))") }
+    }
+
+    func run() async throws {
+        try await AppCommand.run(options) { context in
+            try await context.start()
+            let screen = try context.dependencies.productsModule.productListScreen(pageSize: min(limit, 100))
+            var content = try await context.output.loading(search == nil ? "Loading products" : "Searching") {
+                var state = await screen.logic.load(query: search)
+                while let content = state.content, content.hasMore, content.products.count < limit {
+                    state = await screen.logic.loadMore()
+                }
+                return state
+            }.content()
+            if context.json {
+                content.products = Array(content.products.prefix(limit))
+                return try context.printJSON(content.products)
+            }
+            context.output.write(ProductListRenderer().lines(for: content, limit: limit, width: context.output.capabilities.width))
+        }
+    }
+}
+
+/// `bazaar product show ID` and `bazaar product sell`.
+struct ProductCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "product", abstract: "Look at one product, or sell one.",
+        discussion: """
+            Examples:
+              bazaar product show 3f2a…
+              bazaar product sell --title "Road bike" --price 120 --description "Barely used"
+            """,
+        subcommands: [Show.self, Sell.self])
+
+    /// `bazaar product show ID`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a product and its seller.",
+            discussion: "An unknown id exits with 66.\n\nExamples:\n  bazaar product show 3f2a…\n  bazaar product show 3f2a… --json")
+        @Argument(help: "The product's id.") var id: String
+        @OptionGroup var options: GlobalOptions
+
+        /// A product's page for `--json`.
+        struct Page: Encodable {
+            var product: Product
+            var seller: User
+        }
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                try await context.start()
+                let screen = try context.dependencies.productsModule.productScreen(id: id)
+                let content = try await context.output.loading("Loading the product") { await screen.logic.load() }.content()
+                if context.json { return try context.printJSON(Page(product: content.product, seller: content.seller)) }
+                context.output.write(ProductDetailRenderer().lines(for: content, width: context.output.capabilities.width))
+            }
+        }
+    }
+
+    /// `bazaar product sell`.
+    struct Sell: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Put something up for sale.",
+            discussion: """
+                Examples:
+                  bazaar product sell --title "Road bike" --price 120
+                  bazaar product sell --title "Lamp" --price 4.50 --currency USD --description "Brass, works"
+                """)
+        @Option(help: "What it is.") var title: String
+        @Option(help: "The price, like 120 or 4.50.") var price: String
+        @Option(help: "More about it.") var description = ""
+        @Option(help: "An ISO 4217 code.") var currency = "EUR"
+        @OptionGroup var options: GlobalOptions
+
+        func validate() throws {
+            guard Price.cents(from: price) != nil else {
+                throw ValidationError("--price must be an amount like 120 or 4.50 (got \(price))")
+            }
+        }
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let cents = try Price.cents(from: price) ?? { throw AppError(.usage, "bad --price") }()
+                let screen = try context.dependencies.productsModule.sellScreen()
+                let product = try await context.output.loading("Listing") {
+                    await screen.logic.sell(title: title, description: description, priceCents: cents, currency: currency.uppercased())
+                }.content()
+                if context.json { return try context.printJSON(product) }
+                context.output.write(ProductDetailRenderer().listed(product))
+            }
+        }
+    }
+}
+
+/// Reads a price typed by a person.
+enum Price {
+    /// `"120"` → 12000, `"4.5"` → 450, `"4.50"` → 450; `nil` for anything else (negative, three
+    /// decimals, letters, absurdly large).
+    static func cents(from text: String) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = Int(parts[0]), whole >= 0, whole < 100_000_000,
+            parts[0].allSatisfy(\.isASCII)
+        else { return nil }
+        guard parts.count == 2 else { return whole * 100 }
+        let fraction = parts[1]
+        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(fraction) else {
+            return nil
+        }
+        return whole * 100 + (fraction.count == 1 ? value * 10 : value)
+    }
+}

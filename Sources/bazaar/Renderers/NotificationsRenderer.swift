@@ -1,0 +1,34 @@
+import BazaarAPI
+import ConsoleKitTerminal
+import Dependencies
+import Foundation
+import TerminalUI
+
+/// Draws the notification list, unread ones marked; no logic.
+struct NotificationsRenderer {
+    /// The lines for `content` at `width` columns.
+    func lines(for content: NotificationListContent, width: Int?) -> [ConsoleText] {
+        guard !content.notifications.isEmpty else { return ["No notifications.".consoleText(.muted)] }
+        let table = Table(
+            columns: [.init(""), .init("WHEN"), .init("WHAT", flexible: true), .init("ID")],
+            rows: content.notifications.map { notification in
+                [
+                    notification.read ? " ".consoleText() : "●".consoleText(.highlight),
+                    Formats.date(notification.createdAt).consoleText(.muted),
+                    describe(notification).consoleText(),
+                    notification.id.consoleText(.muted),
+                ]
+            })
+        let unread = content.unreadCount
+        return table.render(width: width) + ["\(unread) unread".consoleText(unread > 0 ? .highlight : .muted)]
+    }
+
+    private func describe(_ notification: BazaarAPI.Notification) -> String {
+        switch notification.type {
+        case NotificationType.newMessage:
+            "New message" + (notification.conversationId.map { " in conversation \($0)" } ?? "")
+        default:
+            notification.type
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import BazaarAPI
+import ConsoleKitTerminal
+import Dependencies
+import Foundation
+import TerminalUI
+
+/// Draws one product's page, and a product just listed for sale; no logic.
+struct ProductDetailRenderer {
+    /// The lines for a product's page at `width` columns.
+    func lines(for content: ProductDetailContent, width: Int?) -> [ConsoleText] {
+        var lines: [ConsoleText] = [content.product.title.consoleText(.heading) + "  " + Formats.price(content.product)]
+        lines += FieldList([
+            ("Seller", Formats.person(content.seller).consoleText()),
+            ("Seller ID", content.seller.id.consoleText(.muted)),
+            ("Listed", Formats.date(content.product.createdAt).consoleText()),
+            ("ID", content.product.id.consoleText(.muted)),
+        ]).render(width: width)
+        lines.append("")
+        lines += FieldList([("", content.product.description.consoleText())]).render(width: width.map { $0 + 2 })
+            .map { ConsoleText(fragments: Array($0.fragments.dropFirst())) }
+        lines.append("")
+        lines.append("Message the seller: bazaar chat start \(content.seller.id) --product \(content.product.id)".consoleText(.muted))
+        return lines
+    }
+
+    /// The line confirming a product was listed.
+    func listed(_ product: Product) -> [ConsoleText] {
+        ["✓ Listed ".consoleText(.success) + product.title.consoleText(.heading) + " for " + Formats.price(product),
+         "  id \(product.id)".consoleText(.muted)]
+    }
+}
