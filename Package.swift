@@ -153,6 +153,7 @@ let package = Package(
                 "Profile", "Products", "Chat", "Notifications", "BazaarServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -26,7 +26,7 @@ public struct FieldList: Sendable {
     }
 
     /// Splits text into lines of at most `width` columns at spaces (and at its own line breaks).
-    static func wrap(_ text: ConsoleText, width: Int?) -> [ConsoleText] {
+    public static func wrap(_ text: ConsoleText, width: Int?) -> [ConsoleText] {
         let style = text.fragments.first?.style ?? .plain
         var lines: [ConsoleText] = []
         for paragraph in text.description.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 /// `bazaar`: the marketplace app on the terminal. The composition root: the only target that
 /// imports concrete feature modules (see ``CompositionRoot``).
@@ -30,6 +31,13 @@ struct BazaarCommand: AsyncParsableCommand {
     /// Runs the command line; a usage mistake is one line on stderr (`bazaar: …`) and exit 64, like
     /// every other failure, instead of the parser's multi-line usage text.
     static func main() async {
+        // Logs go to stderr, warnings and worse unless BAZAAR_LOG_LEVEL says otherwise.
+        let level = ProcessInfo.processInfo.environment["BAZAAR_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

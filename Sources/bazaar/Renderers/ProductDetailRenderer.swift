@@ -16,8 +16,7 @@ struct ProductDetailRenderer {
             ("ID", content.product.id.consoleText(.muted)),
         ]).render(width: width)
         lines.append("")
-        lines += FieldList([("", content.product.description.consoleText())]).render(width: width.map { $0 + 2 })
-            .map { ConsoleText(fragments: Array($0.fragments.dropFirst())) }
+        lines += FieldList.wrap(content.product.description.consoleText(), width: width)
         lines.append("")
         lines.append("Message the seller: bazaar chat start \(content.seller.id) --product \(content.product.id)".consoleText(.muted))
         return lines

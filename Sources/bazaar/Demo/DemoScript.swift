@@ -1,0 +1,183 @@
+import BazaarAPI
+import BazaarServer
+import Chat
+import ConsoleKitTerminal
+import Dependencies
+import Foundation
+import Logging
+import Networking
+import Session
+import TerminalUI
+
+/// The walk-through `bazaar demo` runs: a server in this process on a free port with a temporary
+/// SQLite file and demo data, then two people using the app through the real modules, logic
+/// controllers and network stack (never the database directly), drawn by the same renderers as
+/// the commands.
+struct DemoScript {
+    let narrator: DemoNarrator
+
+    private static let sellerPassword = "bazaar-demo"
+
+    /// Runs the whole story; the temporary folder is removed at the end, whatever happens.
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = BazaarServerConfiguration(sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path)
+        configuration.port = 0
+        configuration.seedDemo = true
+        configuration.bcryptCost = 6  // a demo, not a production server: keep sign-ins quick
+        var server = try await BazaarServer.start(configuration: configuration, logger: Self.quietLogger)
+        do {
+            try await walk(folder: folder, server: &server, configuration: configuration)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    // swiftlint:disable:next function_body_length
+    private func walk(folder: URL, server: inout RunningBazaarServer, configuration: BazaarServerConfiguration) async throws {
+        let url = server.baseURL
+        try await narrator.step(1, "A Bazaar server starts in this process")
+        narrator.note("\(url.absoluteString), a fresh SQLite file in \(folder.path), demo data seeded")
+
+        try await narrator.step(2, "Dana installs the app and registers")
+        let dana = try await DemoUser.register(
+            username: "dana", displayName: "Dana Scully", password: "trust-no-one-1",
+            server: url, folder: folder.appendingPathComponent("dana"))
+        narrator.show(["✓ Registered and signed in as ".consoleText(.success) + "Dana Scully (@dana)".consoleText(.heading)])
+
+        try await narrator.step(3, "Dana browses what is for sale")
+        let browse = try dana.dependencies.productsModule.productListScreen(pageSize: 20)
+        let all = try await browse.logic.load(query: nil).content()
+        narrator.show(ProductListRenderer().lines(for: all, limit: 20, width: narrator.width))
+
+        try await narrator.step(4, "…and searches for “bike”")
+        let found = try await browse.logic.load(query: "bike").content()
+        narrator.show(ProductListRenderer().lines(for: found, limit: 20, width: narrator.width))
+        guard let bike = found.products.first else { throw AppError(.refused, "the demo data has no bike") }
+
+        try await narrator.step(5, "She opens the road bike")
+        let detail = try await dana.dependencies.productsModule.productScreen(id: bike.id).logic.load().content()
+        narrator.show(ProductDetailRenderer().lines(for: detail, width: narrator.width))
+
+        try await narrator.step(6, "She messages the seller about it")
+        let danaChat = try dana.dependencies.chatModule.messagesScreen(user: detail.seller, product: bike)
+        _ = try await danaChat.logic.load().content()
+        _ = await danaChat.logic.send("Hi! Is the road bike still available?")
+        let danaOutbox = try dana.dependencies.resolve(Outbox.self)
+        _ = await danaOutbox.flush()
+        let sent = try await danaChat.logic.refresh().content()
+        let danaRenderer = MessagesRenderer(me: dana.id)
+        narrator.show(danaRenderer.lines(for: sent))
+        let live = await danaChat.logic.live()
+        narrator.note("Dana keeps the conversation open; it listens for live events.")
+
+        try await narrator.step(7, "The seller, \(detail.seller.displayName), signs in on her own device and replies")
+        let seller = try await DemoUser.login(
+            username: detail.seller.username, password: Self.sellerPassword, server: url,
+            folder: folder.appendingPathComponent(detail.seller.username))
+        let inbox = try await seller.dependencies.chatModule.conversationsScreen().logic.load().content()
+        narrator.show(ConversationsRenderer().lines(for: inbox, width: narrator.width))
+        guard let conversation = inbox.conversations.first(where: { $0.otherUser.id == dana.id }) else {
+            throw AppError(.refused, "the seller does not see Dana's conversation")
+        }
+        let sellerChat = try seller.dependencies.chatModule.messagesScreen(conversationID: conversation.id)
+        _ = try await sellerChat.logic.load().content()
+        _ = await sellerChat.logic.markRead()
+        _ = await sellerChat.logic.send("Yes, it is! Want to try it out on Saturday?")
+        _ = await (try seller.dependencies.resolve(Outbox.self)).flush()
+
+        try await narrator.step(8, "The reply arrives on Dana's open screen, live")
+        let reply = try await Self.firstMessage(from: seller.id, in: live, within: .seconds(15))
+        narrator.show([danaRenderer.line(for: reply, in: sent.conversation)])
+
+        try await narrator.step(9, "Dana renames herself")
+        let profile = try dana.dependencies.profileModule.profileScreen()
+        let renamed = await profile.logic.changeDisplayName(to: "Dana K. Scully")
+        if case .presenting(let content) = renamed { narrator.show(ProfileRenderer().lines(for: content, width: narrator.width)) }
+
+        try await narrator.step(10, "…and uploads a profile photo")
+        let photo = DemoImage.png()
+        let bar = narrator.output.progress("   Uploading photo.png (\(photo.count / 1024) KiB)")
+        let uploaded = await profile.logic.changePhoto(photo, mediaType: .png) { bar.update($0) }
+        bar.finish(succeeded: uploaded.isPresenting)
+        if case .presenting(let content) = uploaded, let photoURL = content.user.photoURL { narrator.note("photo at \(photoURL)") }
+
+        try await narrator.step(11, "Dana's notifications")
+        let notifications = try dana.dependencies.notificationsModule.notificationsScreen()
+        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.load().content(), width: narrator.width))
+        narrator.note("She marks them all read:")
+        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.markAllRead().content(), width: narrator.width))
+        _ = await danaChat.logic.markRead()
+
+        try await narrator.step(12, "The server goes away for a moment…")
+        let port = server.port
+        await server.stop()
+        narrator.note("stopped; nothing listens on port \(port)")
+
+        try await narrator.step(13, "…and Dana sends a message anyway: it waits in her outbox, on disk")
+        let sender = try dana.dependencies.chatModule.messageSender(toConversation: conversation.id)
+        let queued = try await sender.sendNewMessage(with: "Great, see you Saturday at ten!")
+        let delivered = await danaOutbox.flush()
+        narrator.show([danaRenderer.line(for: try await danaOutbox.entries().first { $0.id == queued.id } ?? queued)])
+        narrator.note(delivered ? "(unexpectedly delivered)" : "the server cannot be reached; the message stays queued")
+
+        try await narrator.step(14, "The server is back on the same port, same database")
+        var restarted = configuration
+        restarted.port = port
+        server = try await BazaarServer.start(configuration: restarted, logger: Self.quietLogger)
+        narrator.note("listening again on \(server.baseURL.absoluteString)")
+
+        try await narrator.step(15, "The outbox delivers the message, exactly once")
+        let settled = await danaOutbox.flush()
+        let final = await danaOutbox.delivery(of: queued.id)
+        narrator.show([danaRenderer.line(for: final)])
+        guard settled, case .sent = final.state else { throw AppError(.refused, "the queued message was not delivered") }
+        let sellerView = try await sellerChat.logic.refresh().content()
+        narrator.note("what the seller now sees:")
+        narrator.show(MessagesRenderer(me: seller.id).lines(for: sellerView))
+
+        try await narrator.step(16, "Both sign out")
+        for user in [dana, seller] {
+            let state = await (try user.dependencies.profileModule.profileScreen()).logic.logout()
+            if case .signedOut = state { narrator.show(["✓ ".consoleText(.success) + "\(await user.session.user.user.displayName) signed out".consoleText()]) }
+            await (try user.dependencies.resolve(LiveEventsConnection.self)).stop()
+        }
+
+        try await narrator.step(17, "Done")
+        narrator.note("The server stops and the temporary folder is removed. Try it for real:")
+        narrator.note("  swift run bazaar-server --seed-demo   and, in another terminal,   swift run bazaar products")
+    }
+
+    /// The first message from `senderID` that shows up on a messages screen's live stream.
+    private static func firstMessage(
+        from senderID: String, in live: AsyncStream<ScreenState<MessagesContent>>, within limit: Duration
+    ) async throws -> Message {
+        try await withThrowingTaskGroup(of: Message?.self) { group in
+            group.addTask {
+                for await state in live {
+                    if let message = state.content?.messages.last(where: { $0.senderId == senderID }) { return message }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let message = first else {
+                throw AppError(.unreachable, "the reply did not arrive within \(limit)")
+            }
+            return message
+        }
+    }
+
+    private static var quietLogger: Logger {
+        var logger = Logger(label: "bazaar-demo-server")
+        logger.logLevel = .error
+        return logger
+    }
+}
