@@ -189,6 +189,9 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "bazaar", "BazaarAPI", "BazaarServer", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
+                "Chat",
+                .product(name: "ConsoleKitTerminal", package: "console-kit"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

@@ -26,14 +26,15 @@ public struct BazaarCLI: Sendable {
         }
     }
 
-    /// Runs `bazaar arguments…` to the end and returns what it printed.
-    public func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
-        let process = try start(arguments, environment: environment)
+    /// Runs `bazaar arguments…` to the end and returns what it printed; `input` is its standard
+    /// input (none, by default: reading it gives end of input at once).
+    public func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> Outcome {
+        let process = try start(arguments, input: input, environment: environment)
         return await process.wait()
     }
 
     /// Starts `bazaar arguments…` and returns the running process.
-    public func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    public func start(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -42,8 +43,13 @@ public struct BazaarCLI: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         return Running(process: process, stdout: stdout, stderr: stderr)
     }
 

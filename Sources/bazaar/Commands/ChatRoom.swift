@@ -41,17 +41,20 @@ actor ChatRoom {
             live.cancel()
             delivered.cancel()
         }
-        for await line in input {
+        reading: for await line in input {
             let text = line.trimmingCharacters(in: .whitespaces)
             switch text {
             case "": continue
-            case "/quit", "/exit": return
+            case "/quit", "/exit": break reading
             case "/older": showOlder(await logic.loadOlder())
             default: await show(await logic.send(text))
             }
         }
-        // Leave nothing typed behind unsent if the server is there to take it.
-        _ = await outbox.flush()
+        // Deliver what was typed before leaving, if the server is there to take it; what it cannot
+        // take stays queued on disk.
+        if await !outbox.flush() {
+            output.write("Some messages are still queued; 'bazaar outbox flush' delivers them.".consoleText(.warning))
+        }
     }
 
     private func delivered(_ entry: OutboxEntry) async {

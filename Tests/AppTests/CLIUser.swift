@@ -1,0 +1,44 @@
+import BazaarAPI
+import Foundation
+import TestSupport
+
+/// One person running the built `bazaar` against a server, with their own config folder: every
+/// run gets `--server` and `--config-dir`, and JSON output decodes with the wire format's decoder.
+struct CLIUser {
+    let server: URL
+    let configFolder: URL
+
+    init(server: URL) throws {
+        self.server = server
+        configFolder = try BazaarTestHarness.makeTemporaryDirectory()
+    }
+
+    /// Runs `bazaar arguments… --server … --config-dir …`.
+    func run(_ arguments: [String], input: String? = nil) async throws -> BazaarCLI.Outcome {
+        try await BazaarCLI().run(
+            arguments + ["--server", server.absoluteString, "--config-dir", configFolder.path], input: input,
+            environment: ["NO_COLOR": "1", "BAZAAR_SERVER": "", "BAZAAR_CONFIG_DIR": ""])
+    }
+
+    /// Runs with `--json` and decodes what it printed.
+    func json<T: Decodable>(_ type: T.Type, _ arguments: [String], input: String? = nil) async throws -> (T, BazaarCLI.Outcome) {
+        let outcome = try await run(arguments + ["--json"], input: input)
+        guard outcome.exitCode == 0 else { throw CLIFailure(outcome: outcome) }
+        return (try BazaarJSON.makeDecoder().decode(T.self, from: Data(outcome.stdout.utf8)), outcome)
+    }
+
+    func removeFolder() {
+        try? FileManager.default.removeItem(at: configFolder)
+    }
+}
+
+/// A run that was expected to succeed and did not.
+struct CLIFailure: Error, CustomStringConvertible {
+    let outcome: BazaarCLI.Outcome
+    var description: String { "exit \(outcome.exitCode): \(outcome.stderr) \(outcome.stdout)" }
+}
+
+extension BazaarCLI.Outcome {
+    /// The lines written to standard error.
+    var errorLines: [Substring] { stderr.split(separator: "\n") }
+}

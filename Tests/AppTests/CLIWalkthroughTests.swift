@@ -1,0 +1,94 @@
+import BazaarAPI
+import Foundation
+import Testing
+import TestSupport
+
+/// The `bazaar` executable as a person or a script runs it, against a real server on loopback.
+@Suite("bazaar, driven as a subprocess", .timeLimit(.minutes(4)))
+struct CLIWalkthroughTests {
+    @Test("register, login, sell, search, chat start, send and list, notifications, logout: each with its --json and exit code")
+    func wholeJourney() async throws {
+        try await BazaarTestHarness.withServer { server in
+            let seller = try CLIUser(server: server.baseURL)
+            let buyer = try CLIUser(server: server.baseURL)
+            defer {
+                seller.removeFolder()
+                buyer.removeFolder()
+            }
+
+            let (registered, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            #expect(registered.username == "sam")
+            #expect(registered.displayName == "Sam Seller")
+            let (me, _) = try await seller.json(User.self, ["whoami"])
+            #expect(me.id == registered.id)
+            let loggedOut = try await seller.run(["logout"])
+            #expect(loggedOut.exitCode == 0)
+            #expect(loggedOut.stdout.contains("Signed out"))
+            let (again, _) = try await seller.json(User.self, ["login", "sam"], input: "sam-password\n")
+            #expect(again.id == registered.id)
+
+            let (listed, _) = try await seller.json(
+                Product.self, ["product", "sell", "--title", "Brass lamp", "--price", "12.50", "--description", "Works fine"])
+            #expect(listed.priceCents == 1250)
+            #expect(listed.sellerId == registered.id)
+            let (found, _) = try await buyer.json([Product].self, ["products", "--search", "brass"])
+            #expect(found.map(\.id) == [listed.id])
+            let table = try await buyer.run(["products", "--search", "brass"])
+            #expect(table.exitCode == 0)
+            #expect(table.stdout.contains("Brass lamp") && table.stdout.contains("€12.50"))
+
+            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
+            let (conversation, _) = try await buyer.json(
+                Conversation.self, ["chat", "start", registered.id, "--product", listed.id])
+            #expect(conversation.otherUser.id == registered.id)
+            #expect(conversation.product?.id == listed.id)
+            let sent = try await buyer.run(["chat", "send", conversation.id, "Is the lamp still for sale?"])
+            #expect(sent.exitCode == 0, "\(sent.stderr)")
+            #expect(sent.stdout.contains("sent"))
+            let (conversations, _) = try await buyer.json([Conversation].self, ["chat", "list"])
+            #expect(conversations.first?.lastMessage?.body == "Is the lamp still for sale?")
+
+            let (notifications, _) = try await seller.json([BazaarAPI.Notification].self, ["notifications"])
+            #expect(notifications.count == 1)
+            #expect(notifications.first?.type == NotificationType.newMessage)
+            #expect(notifications.first?.read == false)
+            let (afterReadAll, _) = try await seller.json([BazaarAPI.Notification].self, ["notifications", "--read-all"])
+            let allRead = afterReadAll.allSatisfy(\.read)
+            #expect(allRead)
+            let (sellerInbox, _) = try await seller.json([Conversation].self, ["chat", "list"])
+            #expect(sellerInbox.first?.unreadCount == 1)
+
+            let bye = try await buyer.run(["logout"])
+            #expect(bye.exitCode == 0)
+            let nobody = try await buyer.run(["whoami"])
+            #expect(nobody.exitCode == 77)
+            #expect(nobody.errorLines == ["bazaar: not signed in: run 'bazaar login USERNAME' first"])
+        }
+    }
+
+    @Test("chat open prints the history, sends typed lines, and leaves at /quit")
+    func chatOpen() async throws {
+        try await BazaarTestHarness.withServer { server in
+            let seller = try CLIUser(server: server.baseURL)
+            let buyer = try CLIUser(server: server.baseURL)
+            defer {
+                seller.removeFolder()
+                buyer.removeFolder()
+            }
+            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
+            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+            _ = try await seller.run(["chat", "send", conversation.id, "Hello from Sam"])
+
+            let session = try await buyer.run(["chat", "open", conversation.id], input: "Hi Sam, typed live\n/quit\n")
+            #expect(session.exitCode == 0, "\(session.stderr)")
+            #expect(session.stdout.contains("Chat with Sam Seller (@sam)"))
+            #expect(session.stdout.contains("Sam Seller: Hello from Sam"))
+
+            let (inbox, _) = try await seller.json([Conversation].self, ["chat", "list"])
+            #expect(inbox.first?.lastMessage?.body == "Hi Sam, typed live", "the typed line reached the server")
+            let (buyerInbox, _) = try await buyer.json([Conversation].self, ["chat", "list"])
+            #expect(buyerInbox.first?.unreadCount == 0, "what chat open showed was marked read")
+        }
+    }
+}

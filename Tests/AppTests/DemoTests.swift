@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("bazaar demo", .timeLimit(.minutes(3)))
+struct DemoTests {
+    @Test("walks the whole app, exits 0 and leaves nothing behind in the temporary folder")
+    func demoRunsAndCleansUp() async throws {
+        let temporary = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let outcome = try await BazaarCLI().run(["demo", "--fast", "--no-color"], environment: ["TMPDIR": temporary.path])
+        #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+        for step in [
+            "Dana installs the app and registers", "searches for “bike”", "She opens the road bike",
+            "The reply arrives on Dana's open screen, live", "Uploading photo.png", "100%",
+            "(queued)", "The outbox delivers the message, exactly once", "(sent)", "Both sign out",
+        ] {
+            #expect(outcome.stdout.contains(step), "missing: \(step)")
+        }
+        #expect(!outcome.stdout.contains("\u{1B}["), "--no-color writes no escape codes")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(leftovers.isEmpty, "the demo removed its files")
+    }
+}
