@@ -35,6 +35,21 @@ public struct BazaarCLI: Sendable {
 
     /// Starts `bazaar arguments…` and returns the running process.
     public func start(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Running {
+        let running = try launch(arguments, interactive: input != nil, environment: environment)
+        if let input {
+            try running.type(input)
+            try running.endInput()
+        }
+        return running
+    }
+
+    /// Starts `bazaar arguments…` with its standard input left open: the test types lines into it
+    /// with ``Running/type(_:)`` while it runs, as a person would, and ends it with ``Running/endInput()``.
+    public func startInteractive(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+        try launch(arguments, interactive: true, environment: environment)
+    }
+
+    private func launch(_ arguments: [String], interactive: Bool, environment: [String: String]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -43,14 +58,10 @@ public struct BazaarCLI: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        let stdin = input.map { _ in Pipe() }
+        let stdin = interactive ? Pipe() : nil
         process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
-        if let stdin, let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-        }
-        return Running(process: process, stdout: stdout, stderr: stderr)
+        return Running(process: process, stdin: stdin, stdout: stdout, stderr: stderr)
     }
 
     /// A child process still running.
@@ -58,13 +69,25 @@ public struct BazaarCLI: Sendable {
         // @unchecked: the Process and pipes are used by the one test that started them, one call
         // after another (kill, then wait); nothing else holds them.
         private let process: Process
+        private let stdin: Pipe?
         private let stdout: Pipe
         private let stderr: Pipe
 
-        init(process: Process, stdout: Pipe, stderr: Pipe) {
+        init(process: Process, stdin: Pipe?, stdout: Pipe, stderr: Pipe) {
             self.process = process
+            self.stdin = stdin
             self.stdout = stdout
             self.stderr = stderr
+        }
+
+        /// Writes `text` to the process's standard input (started interactive).
+        public func type(_ text: String) throws {
+            try stdin?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        }
+
+        /// Closes standard input: the process reads the end of input.
+        public func endInput() throws {
+            try stdin?.fileHandleForWriting.close()
         }
 
         /// Kills the process with SIGKILL: no chance to finish anything.

@@ -91,4 +91,50 @@ struct CLIWalkthroughTests {
             #expect(buyerInbox.first?.unreadCount == 0, "what chat open showed was marked read")
         }
     }
+
+    @Test("chat open shows a message that arrives while it is open, and marks it read")
+    func chatOpenReceivesLive() async throws {
+        try await BazaarTestHarness.withServer { server in
+            let seller = try CLIUser(server: server.baseURL)
+            let buyer = try CLIUser(server: server.baseURL)
+            defer {
+                seller.removeFolder()
+                buyer.removeFolder()
+            }
+            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
+            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+            _ = try await seller.run(["chat", "send", conversation.id, "First, before you opened"])
+
+            let open = try BazaarCLI().startInteractive(
+                ["chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir", buyer.configFolder.path],
+                environment: ["NO_COLOR": "1"])
+            // Once the history is on screen the conversation is marked read: wait for that.
+            try await Self.waitUntilRead(conversation.id, by: buyer, lastMessagePrefix: "First")
+            _ = try await seller.run(["chat", "send", conversation.id, "Second, while you watch"])
+            // The live message is shown and marked read (a read receipt) without anything typed.
+            try await Self.waitUntilRead(conversation.id, by: buyer, lastMessagePrefix: "Second")
+            try open.type("/quit\n")
+            let outcome = await open.wait()
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("Sam Seller: First, before you opened"))
+            #expect(outcome.stdout.contains("Sam Seller: Second, while you watch"))
+        }
+    }
+
+    /// Polls `user`'s conversation list until the conversation's last message starts with
+    /// `lastMessagePrefix` and nothing in it is unread (bounded: a minute at most).
+    private static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let (conversations, _) = try await user.json([Conversation].self, ["chat", "list"])
+            if let match = conversations.first(where: { $0.id == conversationID }), match.unreadCount == 0,
+                match.lastMessage?.body.hasPrefix(lastMessagePrefix) == true
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the conversation was not marked read in time")
+    }
 }

@@ -1,0 +1,20 @@
+import Testing
+import TestSupport
+
+@Suite("bazaar --help")
+struct HelpTests {
+    static let commands: [[String]] = [
+        [], ["demo"], ["register"], ["login"], ["logout"], ["whoami"], ["profile"], ["profile", "show"], ["profile", "rename"],
+        ["profile", "photo"], ["products"], ["product"], ["product", "show"], ["product", "sell"], ["chat"], ["chat", "list"],
+        ["chat", "start"], ["chat", "send"], ["chat", "open"], ["notifications"], ["outbox"], ["outbox", "list"],
+        ["outbox", "flush"],
+    ]
+
+    @Test("every command's help has examples and exits 0", arguments: commands)
+    func helpHasExamples(command: [String]) async throws {
+        let outcome = try await BazaarCLI().run(command + ["--help"])
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.stdout.contains("Examples:"), "bazaar \(command.joined(separator: " ")) --help")
+        #expect(outcome.stdout.contains("bazaar \(command.first ?? "")"))
+    }
+}
