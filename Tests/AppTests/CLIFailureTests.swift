@@ -81,24 +81,25 @@ struct CLIFailureTests {
 
     @Test("a message sent while the server is down is queued on disk, says so, and exits 0")
     func offlineSendIsQueued() async throws {
-        let (user, conversationID) = try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            defer { seller.removeFolder() }
-            let buyer = try CLIUser(server: server.baseURL)
-            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam"], input: "sam-password\n")
-            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea"], input: "bea-password\n")
-            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
-            return (buyer, conversation.id)
+        var user: CLIUser?
+        var conversationID = ""
+        try await CLIChat.with { chat, _ in
+            // Keep the buyer's folder past the server's end: copy it before CLIChat removes it.
+            let kept = try BazaarTestHarness.makeTemporaryDirectory().appendingPathComponent("buyer")
+            try FileManager.default.copyItem(at: chat.buyer.configFolder, to: kept)
+            user = CLIUser(server: chat.buyer.server, configFolder: kept)
+            conversationID = chat.conversation.id
         }
-        defer { user.removeFolder() }
+        let buyer = try #require(user)
+        defer { try? FileManager.default.removeItem(at: buyer.configFolder.deletingLastPathComponent()) }
         // The server has stopped: the session resumes offline and the message waits in the outbox.
-        let outcome = try await user.run(["chat", "send", conversationID, "sent while you were away", "--json"])
+        let outcome = try await buyer.run(["chat", "send", conversationID, "sent while you were away", "--json"])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("\"state\" : \"queued\""))
-        let outbox = try await user.run(["outbox"])
+        let outbox = try await buyer.run(["outbox"])
         #expect(outbox.stdout.contains("queued"))
         #expect(outbox.stdout.contains("sent while you were away"))
-        let flush = try await user.run(["outbox", "flush"])
+        let flush = try await buyer.run(["outbox", "flush"])
         #expect(flush.exitCode == 69, "still unreachable: \(flush.stderr)")
     }
 }

@@ -9,8 +9,12 @@ struct CLIUser {
     let configFolder: URL
 
     init(server: URL) throws {
+        self.init(server: server, configFolder: try BazaarTestHarness.makeTemporaryDirectory())
+    }
+
+    init(server: URL, configFolder: URL) {
         self.server = server
-        configFolder = try BazaarTestHarness.makeTemporaryDirectory()
+        self.configFolder = configFolder
     }
 
     /// Runs `bazaar arguments… --server … --config-dir …`.
@@ -41,4 +45,30 @@ struct CLIFailure: Error, CustomStringConvertible {
 extension BazaarCLI.Outcome {
     /// The lines written to standard error.
     var errorLines: [Substring] { stderr.split(separator: "\n") }
+}
+
+/// A seller and a buyer, each with their own config folder, signed up through the CLI, and the
+/// conversation the buyer started with the seller.
+struct CLIChat {
+    let seller: CLIUser
+    let buyer: CLIUser
+    /// The seller's account.
+    let sellerAccount: User
+    let conversation: Conversation
+
+    /// Runs `body` with a fresh seller and buyer on a fresh server; their folders are removed after.
+    static func with(_ body: (CLIChat, BazaarTestClient) async throws -> Void) async throws {
+        try await BazaarTestHarness.withServer { server in
+            let seller = try CLIUser(server: server.baseURL)
+            let buyer = try CLIUser(server: server.baseURL)
+            defer {
+                seller.removeFolder()
+                buyer.removeFolder()
+            }
+            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
+            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+            try await body(CLIChat(seller: seller, buyer: buyer, sellerAccount: sam, conversation: conversation), server)
+        }
+    }
 }

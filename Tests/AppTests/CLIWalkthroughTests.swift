@@ -68,16 +68,8 @@ struct CLIWalkthroughTests {
 
     @Test("chat open prints the history, sends typed lines, and leaves at /quit")
     func chatOpen() async throws {
-        try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            let buyer = try CLIUser(server: server.baseURL)
-            defer {
-                seller.removeFolder()
-                buyer.removeFolder()
-            }
-            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
-            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
-            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+        try await CLIChat.with { chat, server in
+            let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
             _ = try await seller.run(["chat", "send", conversation.id, "Hello from Sam"])
 
             let session = try await buyer.run(["chat", "open", conversation.id], input: "Hi Sam, typed live\n/quit\n")
@@ -94,16 +86,8 @@ struct CLIWalkthroughTests {
 
     @Test("chat open shows a message that arrives while it is open, and marks it read")
     func chatOpenReceivesLive() async throws {
-        try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            let buyer = try CLIUser(server: server.baseURL)
-            defer {
-                seller.removeFolder()
-                buyer.removeFolder()
-            }
-            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
-            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
-            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+        try await CLIChat.with { chat, server in
+            let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
             _ = try await seller.run(["chat", "send", conversation.id, "First, before you opened"])
 
             let open = try BazaarCLI().startInteractive(

@@ -14,8 +14,15 @@ private func readPassword() throws -> String {
     return password
 }
 
-/// Prints who is now signed in.
-private func welcome(_ user: User, verb: String, in context: AppContext) throws {
+/// Reads the password, starts a session with it (a spinner titled `title` turning meanwhile),
+/// remembers the user on this device and says who is now signed in.
+private func signIn(
+    _ title: String, verb: String, in context: AppContext, _ start: @escaping @Sendable (String) async throws -> UserSession
+) async throws {
+    let password = try readPassword()
+    let session = try await context.output.loading(title) { try await start(password) }
+    let user = await session.user.user
+    context.services.remember(user)
     if context.json { return try context.printJSON(user) }
     context.output.write("✓ \(verb) as ".consoleText(.success) + Formats.person(user).consoleText(.heading))
 }
@@ -38,13 +45,9 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await AppCommand.run(options) { context in
-            let password = try readPassword()
-            let session = try await context.output.loading("Creating your account") {
+            try await signIn("Creating your account", verb: "Registered and signed in", in: context) { [username, name] password in
                 try await context.services.starter.register(username: username, password: password, displayName: name)
             }
-            let user = await session.user.user
-            context.services.remember(user)
-            try welcome(user, verb: "Registered and signed in", in: context)
         }
     }
 }
@@ -67,18 +70,13 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await AppCommand.run(options) { context in
-            let password = try readPassword()
-            let session: UserSession
-            do {
-                session = try await context.output.loading("Signing in") {
-                    try await context.services.starter.login(username: username, password: password)
+            try await signIn("Signing in", verb: "Signed in", in: context) { [username] password in
+                do {
+                    return try await context.services.starter.login(username: username, password: password)
+                } catch let error as NetworkError where error.statusCode == 401 {
+                    throw AppError(.auth, "wrong username or password")
                 }
-            } catch let error as NetworkError where error.statusCode == 401 {
-                throw AppError(.auth, "wrong username or password")
             }
-            let user = await session.user.user
-            context.services.remember(user)
-            try welcome(user, verb: "Signed in", in: context)
         }
     }
 }
