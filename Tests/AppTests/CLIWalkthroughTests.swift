@@ -106,6 +106,33 @@ struct CLIWalkthroughTests {
         }
     }
 
+    @Test("profile: show, rename, and a photo upload whose type is told by its bytes; a file that is no image exits 64")
+    func profile() async throws {
+        try await CLIChat.with { chat, _ in
+            let buyer = chat.buyer
+            let (shown, _) = try await buyer.json(User.self, ["profile"])
+            #expect(shown.displayName == "Bea Buyer")
+            let (renamed, _) = try await buyer.json(User.self, ["profile", "rename", "Bea B."])
+            #expect(renamed.displayName == "Bea B.")
+            let (me, _) = try await buyer.json(User.self, ["whoami"])
+            #expect(me.displayName == "Bea B.")
+
+            let photo = buyer.configFolder.appendingPathComponent("me.jpeg-really-a-png")
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 200_000)).write(to: photo)
+            let upload = try await buyer.run(["profile", "photo", photo.path])
+            #expect(upload.exitCode == 0, "\(upload.stderr)")
+            #expect(upload.stdout.contains("100%"), "the progress bar ends at 100%")
+            let (withPhoto, _) = try await buyer.json(User.self, ["profile"])
+            #expect(withPhoto.photoURL != nil)
+
+            let text = buyer.configFolder.appendingPathComponent("notes.txt")
+            try Data("not an image".utf8).write(to: text)
+            let refused = try await buyer.run(["profile", "photo", text.path])
+            #expect(refused.exitCode == 64)
+            #expect(refused.errorLines == ["bazaar: \(text.path) is not a JPEG, PNG or WebP image"])
+        }
+    }
+
     /// Polls `user`'s conversation list until the conversation's last message starts with
     /// `lastMessagePrefix` and nothing in it is unread (bounded: a minute at most).
     private static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String) async throws {
