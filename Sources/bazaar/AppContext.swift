@@ -40,6 +40,7 @@ struct AppContext: Sendable {
     }
 
     /// Like ``start()``, but a run that needs someone signed in fails with exit 77 when nobody is.
+    @discardableResult
     func startSignedIn() async throws -> UserSession {
         guard let session = try await start() else { throw AppError.signedOut }
         return session
