@@ -208,6 +208,20 @@ struct HTTPCacheTests {
         }
     }
 
+    @Test("looking up ever more URLs does not grow memory without bound: the vary memo forgets past its limit")
+    func varyMemoIsBounded() throws {
+        let cache = try cache()
+        for index in 0..<(HTTPCache.varyIndexLimit + 100) {
+            let request = TransportRequest(head: HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/items/\(index)"))
+            guard case .miss = cache.lookup(request, partition: nil, policy: .useProtocol) else {
+                Issue.record("an empty cache found something for \(index)")
+                return
+            }
+        }
+        #expect(cache.varyIndexCount <= HTTPCache.varyIndexLimit)
+        #expect(cache.varyIndexCount > 0)
+    }
+
     @Test("a successful POST to a URL drops the cached GET of that URL")
     func unsafeMethodInvalidates() async throws {
         try await KitFixture.with { fixture in

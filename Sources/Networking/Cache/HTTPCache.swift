@@ -21,8 +21,12 @@ public final class HTTPCache: Sendable {
     }
 
     private let memory: Mutex<LRUStore<CacheKey, CachedResponse>>
-    /// For each URL (variant-less key), the request headers its responses vary on.
+    /// For each URL (variant-less key), the request headers its responses vary on: a bounded memo
+    /// of what the disk store holds (dropping it costs a disk read or, memory-only, a cache miss;
+    /// never a wrong answer).
     private let varyIndex = Mutex([CacheKey: [String]]())
+    /// How many URLs ``varyIndex`` remembers before it forgets.
+    static let varyIndexLimit = 4096
     private let disk: DiskCacheStore?
     private let now: @Sendable () -> Date
 
@@ -86,7 +90,7 @@ public final class HTTPCache: Sendable {
         let varyValues = Self.varyValues(names: names, request: request)
         if varyNames(for: base) != names {
             removeAllVariants(of: base)
-            varyIndex.withLock { $0[base] = names }
+            remember(names, for: base)
             disk?.storeVaryNames(names, for: base)
         }
         let key = base.with(variant: Self.variant(names: names, request: request))
@@ -162,9 +166,24 @@ public final class HTTPCache: Sendable {
     private func varyNames(for base: CacheKey) -> [String] {
         if let names = varyIndex.withLock({ $0[base] }) { return names }
         let names = disk?.varyNames(for: base) ?? []
-        varyIndex.withLock { $0[base] = names }
+        remember(names, for: base)
         return names
     }
+
+    /// Notes `names` for `base`, first forgetting URLs that vary on nothing (then everything) when
+    /// the memo is full, so memory does not grow with every URL ever looked up.
+    private func remember(_ names: [String], for base: CacheKey) {
+        varyIndex.withLock { index in
+            if index.count >= Self.varyIndexLimit, index[base] == nil {
+                index = index.filter { !$0.value.isEmpty }
+                if index.count >= Self.varyIndexLimit { index.removeAll() }
+            }
+            index[base] = names
+        }
+    }
+
+    /// How many URLs the vary memo holds now (for tests).
+    var varyIndexCount: Int { varyIndex.withLock { $0.count } }
 
     // MARK: - Rules
 
