@@ -116,6 +116,33 @@ struct ErrorStatusTests {
         }
     }
 
+    @Test(arguments: [1, 3])
+    func garbagePipelinedAfterValidRequestsIsRefusedOnlyAfterTheyAreAnswered(valid count: Int) async throws {
+        try await BazaarTestHarness.withServer { client in
+            let port = try #require(client.baseURL.port)
+            // One write: the parser meets the garbage before the router has answered the requests before it.
+            // The answers need the router's task; the generous wait is for a busy machine (a pass ends at the close).
+            let valid = String(repeating: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", count: count)
+            let exchange = try await RawHTTP.exchange(Data((valid + "\u{0}\u{1}GARBAGE\r\n\r\n").utf8), port: port, timeoutSeconds: 15)
+            let statuses = exchange.text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
+            #expect(statuses == Array(repeating: "200", count: count) + ["400"], "\(exchange.text)")
+            #expect(exchange.text.hasSuffix(#"{"error":{"code":"malformed_request","message":"The request is not valid HTTP/1.1."}}"#))
+            #expect(exchange.closedByServer)
+        }
+    }
+
+    @Test func aBrokenChunkedBodyIs400AndAClosedConnection() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let port = try #require(client.baseURL.port)
+            var request = "POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            request += "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+            let exchange = try await RawHTTP.exchange(Data(request.utf8), port: port)
+            #expect(exchange.text.hasPrefix("HTTP/1.1 400"), "\(exchange.text)")
+            #expect(exchange.text.contains(#"{"error":{"code":"malformed_request""#))
+            #expect(exchange.closedByServer)
+        }
+    }
+
     @Test func hostileInputNeverGetsA500() async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
