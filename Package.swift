@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
+        .executable(name: "bazaar-reliability", targets: ["bazaar-reliability"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -158,10 +159,28 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Reliability (the real bazaar-server as a child process, raw TCP)
+        // Child-process and raw-socket helpers shared by TestSupport and bazaar-reliability.
+        .target(
+            name: "ProcessSupport",
+            swiftSettings: strict
+        ),
+        // The crash and malformed-input runs of issue 8, against the built bazaar-server (CI runs both).
+        .executableTarget(
+            name: "bazaar-reliability",
+            dependencies: [
+                "ProcessSupport", "BazaarAPI", "Networking", "Session",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Test support (used only by test targets)
         .target(
             name: "TestSupport",
             dependencies: [
+                "ProcessSupport",
                 "BazaarAPI",
                 "BazaarServer",
                 "Networking",

@@ -1,0 +1,132 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `bazaar-server` executable run as a child process, for restart and crash runs.
+public final class BazaarProcess: @unchecked Sendable {
+    // @unchecked: `process` is only touched by the one owner of this value (a test, or the
+    // reliability tool's supervisor actor), sequentially: start, then kill or terminate, then wait.
+    // No two calls on it ever overlap.
+    private let process: Process
+    /// The URL the server printed it listens on.
+    public let baseURL: URL
+    /// The port it listens on.
+    public let port: Int
+
+    /// Errors while starting the executable.
+    public enum StartError: Error, CustomStringConvertible {
+        /// `bazaar-server` was not found at the path (build it first).
+        case executableNotFound(String)
+        /// It exited or printed no URL.
+        case noURL(String)
+
+        /// In words.
+        public var description: String {
+            switch self {
+            case .executableNotFound(let path): "bazaar-server not found at \(path); run swift build first"
+            case .noURL(let output): "bazaar-server printed no URL: \(output)"
+            }
+        }
+    }
+
+    /// The path of the built `bazaar-server`: `$BAZAAR_SERVER_BINARY`, or beside the running
+    /// executable (the test bundle, or a tool built in the same folder).
+    public static func executablePath() -> String {
+        if let path = ProcessInfo.processInfo.environment["BAZAAR_SERVER_BINARY"] { return path }
+        var directory = runningExecutable().deletingLastPathComponent()
+        // On some platforms the test binary sits inside a bundle (…/X.xctest/Contents/MacOS/X).
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("bazaar-server").path
+    }
+
+    /// The running executable: `/proc/self/exe` where there is one (so a program started through
+    /// `PATH` is found too), else the first command-line argument.
+    private static func runningExecutable() -> URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0])
+    }
+
+    /// Starts `bazaar-server --port <port> --sqlite <path> --bcrypt-cost 4` and waits for its URL.
+    ///
+    /// - Parameters:
+    ///   - port: the port to listen on; 0 (the default) lets the server pick a free one.
+    ///   - executablePath: the `bazaar-server` to run; ``executablePath()`` by default.
+    ///   - standardErrorPath: a file the server's standard error is appended to (its logs, a crash
+    ///     report); discarded when `nil`.
+    ///
+    /// Blocks until the server prints its URL or exits; call it through ``offPool(_:)`` from async code.
+    public init(
+        sqlitePath: String, port: Int = 0, executablePath: String = BazaarProcess.executablePath(),
+        standardErrorPath: String? = nil, extraArguments: [String] = []
+    ) throws {
+        guard FileManager.default.isExecutableFile(atPath: executablePath) else {
+            throw StartError.executableNotFound(executablePath)
+        }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.arguments =
+            ["--port", String(port), "--sqlite", sqlitePath, "--bcrypt-cost", "4", "--log-level", "warning"] + extraArguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        if let standardErrorPath {
+            if !FileManager.default.fileExists(atPath: standardErrorPath) {
+                _ = FileManager.default.createFile(atPath: standardErrorPath, contents: nil)
+            }
+            if let log = FileHandle(forWritingAtPath: standardErrorPath) {
+                log.seekToEndOfFile()
+                process.standardError = log
+            }
+        }
+        try process.run()
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: "http://"),
+            let url = URL(string: String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines)),
+            let port = url.port
+        else {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartError.noURL(text)
+        }
+        baseURL = url
+        self.port = port
+    }
+
+    /// Whether the process is still running (it has not crashed or been stopped).
+    public var isRunning: Bool { process.isRunning }
+
+    /// Kills the process with SIGKILL (no chance to flush anything) and waits for it.
+    public func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM without waiting.
+    public func signalTerminate() {
+        kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// Waits for the process to exit; returns the exit status.
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status.
+    @discardableResult
+    public func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

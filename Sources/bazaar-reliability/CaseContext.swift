@@ -1,0 +1,10 @@
+/// What every malformed-input case may use: the server's port and a signed-in user's access
+/// token and conversation.
+struct CaseContext: Sendable {
+    /// The server's port on 127.0.0.1.
+    let port: Int
+    /// A valid access token.
+    let token: String
+    /// A conversation the token's user is a member of.
+    let conversationID: String
+}
