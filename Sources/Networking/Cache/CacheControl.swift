@@ -12,41 +12,62 @@ public struct CacheControl: Sendable, Hashable {
     public var mustRevalidate = false
 
     /// Parses a header value; unknown directives are ignored, repeated headers can be joined with commas.
+    ///
+    /// It runs on every cache lookup, so it reads the bytes in place: no split arrays, no lowercased
+    /// copies (directive names compare without case).
     public init(_ header: String?) {
         guard let header else { return }
-        for rawDirective in header.split(separator: ",") {
-            let parts = rawDirective.split(separator: "=", maxSplits: 1)
-            guard let rawName = parts.first else { continue }
-            let name = rawName.trimmingSpaces().lowercased()
-            let argument = parts.count > 1 ? parts[1].trimmingSpaces().trimmingQuotes() : nil
-            switch name {
-            case "max-age":
-                if let seconds = argument.flatMap({ Int($0) }), seconds >= 0 {
-                    maxAge = maxAge.map { min($0, seconds) } ?? seconds
-                }
-            case "no-store": noStore = true
-            case "no-cache": noCache = true
-            case "private": isPrivate = true
-            case "must-revalidate": mustRevalidate = true
-            default: break
-            }
+        let bytes = header.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            apply(directive: bytes[start..<end])
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
     }
-}
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var slice = self
-        while slice.first == " " || slice.first == "\t" { slice.removeFirst() }
-        while slice.last == " " || slice.last == "\t" { slice.removeLast() }
+    /// Notes one `name` or `name=argument` directive.
+    private mutating func apply(directive: Substring.UTF8View) {
+        let equals = directive.firstIndex(of: UInt8(ascii: "="))
+        let name = Self.trimmed(directive[..<(equals ?? directive.endIndex)])
+        if ASCII.equalIgnoringCase(name, "max-age".utf8) {
+            guard let equals, let seconds = Self.integer(Self.unquoted(Self.trimmed(directive[directive.index(after: equals)...])))
+            else { return }
+            maxAge = maxAge.map { min($0, seconds) } ?? seconds
+        } else if ASCII.equalIgnoringCase(name, "no-store".utf8) {
+            noStore = true
+        } else if ASCII.equalIgnoringCase(name, "no-cache".utf8) {
+            noCache = true
+        } else if ASCII.equalIgnoringCase(name, "private".utf8) {
+            isPrivate = true
+        } else if ASCII.equalIgnoringCase(name, "must-revalidate".utf8) {
+            mustRevalidate = true
+        }
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var slice = bytes
+        while let first = slice.first, ASCII.isSpaceOrTab(first) { slice.removeFirst() }
+        while let last = slice.last, ASCII.isSpaceOrTab(last) { slice.removeLast() }
         return slice
     }
 
-    fileprivate func trimmingQuotes() -> String {
-        var slice = self
-        if slice.count >= 2, slice.first == "\"", slice.last == "\"" {
-            slice = slice.dropFirst().dropLast()
+    private static func unquoted(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return bytes }
+        return bytes.dropFirst().dropLast()
+    }
+
+    /// A non-negative decimal number, or `nil` (as `Int(_:)` would give for anything else).
+    private static func integer(_ bytes: Substring.UTF8View) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
         }
-        return String(slice)
+        return value
     }
 }

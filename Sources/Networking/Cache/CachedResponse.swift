@@ -54,8 +54,11 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     }
 
     /// The first value of the named header, case-insensitively.
+    ///
+    /// Header names are ASCII, so they are compared byte by byte: Foundation's
+    /// `caseInsensitiveCompare` goes through CFString and was the cost of a cache hit.
     func value(of name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { ASCII.equalIgnoringCase($0.name.utf8, name.utf8) }?.value
     }
 
     /// Replaces stored headers with those of a `304 Not Modified` (RFC 9111 §4.3.4), keeping the body.

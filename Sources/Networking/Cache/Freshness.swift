@@ -8,7 +8,11 @@ enum Freshness {
     /// Seconds the entry stays fresh: `max-age`, else `Expires - Date`, else 10% of its age at
     /// `Last-Modified` (capped at a day), else zero.
     static func lifetime(of entry: CachedResponse) -> TimeInterval {
-        let control = CacheControl(entry.value(of: "cache-control"))
+        lifetime(of: entry, control: CacheControl(entry.value(of: "cache-control")))
+    }
+
+    /// ``lifetime(of:)`` with the entry's `Cache-Control` already parsed.
+    private static func lifetime(of entry: CachedResponse, control: CacheControl) -> TimeInterval {
         if let maxAge = control.maxAge {
             return TimeInterval(maxAge)
         }
@@ -37,8 +41,9 @@ enum Freshness {
 
     /// Whether the entry may be served without asking the server.
     static func isFresh(_ entry: CachedResponse, now: Date) -> Bool {
-        if CacheControl(entry.value(of: "cache-control")).noCache { return false }
-        return lifetime(of: entry) > age(of: entry, now: now)
+        let control = CacheControl(entry.value(of: "cache-control"))
+        if control.noCache { return false }
+        return lifetime(of: entry, control: control) > age(of: entry, now: now)
     }
 
     /// Whether the entry carries a validator (`ETag` or `Last-Modified`) for a conditional request.

@@ -96,7 +96,7 @@ public struct NetworkRequestPerformer: Sendable {
         var staleEntry: CachedResponse?
         switch cache?.lookup(request, partition: options.cachePartition, policy: options.cachePolicy) ?? .miss {
         case .fresh(let response):
-            log(request, response: response, started: started, note: "cache hit")
+            log(request, response: response, started: started, note: "cache hit", attempts: 0)
             await notify(response, for: request)
             return response
         case .stale(let entry, let conditional):
@@ -124,8 +124,9 @@ public struct NetworkRequestPerformer: Sendable {
                     requestDate: requestDate, responseDate: responseDate)
             }
         }
-        let note = staleEntry == nil ? "attempts: \(attempts)" : "revalidated, attempts: \(attempts)"
-        log(request, response: response, started: started, note: note)
+        log(
+            request, response: response, started: started,
+            note: staleEntry == nil ? "attempts" : "revalidated, attempts", attempts: attempts)
         await notify(response, for: request)
 
         guard response.status.kind == .successful else {
@@ -187,15 +188,18 @@ public struct NetworkRequestPerformer: Sendable {
         }
     }
 
-    private func log(_ request: TransportRequest, response: TransportResponse, started: ContinuousClock.Instant, note: String)
-    {
+    /// Logs the exchange at `debug`; costs nothing (no text is built) when that level is off.
+    private func log(
+        _ request: TransportRequest, response: TransportResponse, started: ContinuousClock.Instant, note: StaticString,
+        attempts: Int
+    ) {
         guard logger.logLevel <= .debug else { return }
         let elapsed = ContinuousClock.now - started
         logger.debug(
             "\(request.head.method.rawValue) \(Redaction.path(request.head.path ?? "")) → \(response.status.code)",
             metadata: [
                 "duration_ms": "\(elapsed.milliseconds)",
-                "note": "\(note)",
+                "note": attempts == 0 ? "\(note)" : "\(note): \(attempts)",
             ])
         if logger.logLevel <= .trace {
             logger.trace(

@@ -32,8 +32,11 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse
     {
-        guard let url = request.url else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        // Joined from the request's parts as text: going through Foundation's URL first would
+        // parse the same address twice per request (AsyncHTTPClient parses the string anyway).
+        guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
+        else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
+        var outgoing = HTTPClientRequest(url: scheme + "://" + authority + path)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.head.headerFields.count)
