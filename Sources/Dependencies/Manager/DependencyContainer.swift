@@ -13,7 +13,7 @@ import Synchronization
 /// once in the common case; if two threads race on the very first resolve, both factories may run,
 /// but only one instance is ever handed out.
 public final class DependencyContainer: Sendable {
-    private let current: Atomic<Unmanaged<Registry>>
+    @usableFromInline let current: Atomic<Unmanaged<Registry>>
     /// Every snapshot ever published, newest last; keeps them alive for lock-free readers.
     private let snapshots: Mutex<[Registry]>
 
@@ -28,8 +28,7 @@ public final class DependencyContainer: Sendable {
     public func register<T: Sendable>(
         _ type: T.Type, lifetime: Lifetime = .shared, factory: @escaping @Sendable (Resolver) throws -> T
     ) {
-        let registration = Registration(
-            typeName: String(reflecting: type), lifetime: lifetime, factory: { try factory($0) })
+        let registration = Registration(type, lifetime: lifetime, factory: factory)
         snapshots.withLock { snapshots in
             var entries = snapshots[snapshots.count - 1].entries
             entries[ObjectIdentifier(type)] = registration
@@ -45,8 +44,20 @@ public final class DependencyContainer: Sendable {
     }
 
     /// Resolves `type`, which must be registered.
+    ///
+    /// Inlinable so the caller's concrete `T` is known here: the cast back from the stored box is
+    /// then a pointer comparison against statically known type metadata.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type = T.self) throws(DependencyError) -> T {
-        try resolve(type, in: Resolver(container: self, overrides: overridesForThisContainer, path: []))
+        let overrides = overridesForThisContainer
+        // The common case, a shared instance already made with no overrides in scope, needs no
+        // resolver and no cycle bookkeeping: one map lookup, one atomic load, one class cast.
+        if overrides == nil, let registration = registry.entries[ObjectIdentifier(type)],
+            registration.lifetime == .shared, let instance = registration.instance.load()
+        {
+            return try cast(instance, registration)
+        }
+        return try resolve(type, in: Resolver(container: self, overrides: overrides, path: .empty))
     }
 
     /// Runs `operation` with some registrations replaced, for this task and its children only.
@@ -55,6 +66,7 @@ public final class DependencyContainer: Sendable {
     ) async rethrows -> Result {
         var overrides = overridesForThisContainer ?? DependencyOverrides(containerID: ObjectIdentifier(self), entries: [:])
         configure(&overrides)
+        DependencyOverrides.everUsed.store(true, ordering: .relaxed)
         return try await DependencyOverrides.$current.withValue(overrides, operation: operation)
     }
 
@@ -69,7 +81,7 @@ public final class DependencyContainer: Sendable {
             problems.append(.missing(type: String(reflecting: type), path: []))
         }
         for (id, registration) in entries.sorted(by: { $0.value.typeName < $1.value.typeName }) {
-            let resolver = Resolver(container: self, overrides: nil, path: [id])
+            let resolver = Resolver(container: self, overrides: nil, path: ResolutionPath.empty.appending(id))
             do {
                 _ = try registration.factory(resolver)
             } catch let error as DependencyError {
@@ -83,29 +95,41 @@ public final class DependencyContainer: Sendable {
 
     // MARK: - Resolution
 
-    private var registry: Registry {
+    @inlinable var registry: Registry {
         current.load(ordering: .acquiring).takeUnretainedValue()
     }
 
-    private var overridesForThisContainer: DependencyOverrides? {
-        guard let overrides = DependencyOverrides.current, overrides.containerID == ObjectIdentifier(self) else {
+    @usableFromInline var overridesForThisContainer: DependencyOverrides? {
+        // Reading a task-local on every resolve costs more than the rest of a shared resolve; an
+        // app that never overrides (any app outside its tests) skips it.
+        guard DependencyOverrides.everUsed.load(ordering: .relaxed), let overrides = DependencyOverrides.current, overrides.containerID == ObjectIdentifier(self) else {
             return nil
         }
         return overrides
     }
 
+    @inlinable
     func resolve<T: Sendable>(_ type: T.Type, in resolver: Resolver) throws(DependencyError) -> T {
         let id = ObjectIdentifier(type)
         guard let registration = resolver.overrides?.entries[id] ?? registry.entries[id] else {
-            throw .missing(type: String(reflecting: type), path: names(of: resolver.path))
+            throw missing(type, path: resolver.path.ids)
         }
         if registration.lifetime == .shared, let instance = registration.instance.load() {
-            return try cast(instance.value, registration)
+            return try cast(instance, registration)
         }
+        return try cast(try make(registration, id: id, in: resolver), registration)
+    }
+
+    /// Runs a registration's factory (a shared one at most once in the common case) and returns
+    /// the instance to hand out.
+    @usableFromInline
+    func make(_ registration: Registration, id: ObjectIdentifier, in resolver: Resolver) throws(DependencyError)
+        -> any Registration.Instance
+    {
         if resolver.path.contains(id) {
-            throw .cycle(path: names(of: resolver.path + [id]))
+            throw .cycle(path: names(of: resolver.path.appending(id).ids))
         }
-        let value: any Sendable
+        let value: any Registration.Instance
         do {
             value = try registration.factory(resolver.entering(id))
         } catch let error as DependencyError {
@@ -115,15 +139,24 @@ public final class DependencyContainer: Sendable {
         }
         switch registration.lifetime {
         case .transient:
-            return try cast(value, registration)
+            return value
         case .shared:
-            return try cast(registration.instance.storeIfNil(Registration.Instance(value)).value, registration)
+            return registration.instance.storeIfNil(value)
         }
     }
 
-    private func cast<T>(_ value: any Sendable, _ registration: Registration) throws(DependencyError) -> T {
-        guard let typed = value as? T else { throw .typeMismatch(type: registration.typeName) }
-        return typed
+    /// The error for a type nothing is registered for.
+    @usableFromInline
+    func missing(_ type: Any.Type, path: [ObjectIdentifier]) -> DependencyError {
+        .missing(type: String(reflecting: type), path: names(of: path))
+    }
+
+    @inlinable
+    func cast<T: Sendable>(_ instance: any Registration.Instance, _ registration: Registration)
+        throws(DependencyError) -> T
+    {
+        guard let typed = instance as? TypedInstance<T> else { throw .typeMismatch(type: registration.typeName) }
+        return typed.value
     }
 
     private func names(of path: [ObjectIdentifier]) -> [String] {

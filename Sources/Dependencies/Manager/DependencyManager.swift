@@ -29,6 +29,7 @@ extension DependencyManager {
     /// Resolves `type`.
     ///
     /// - Throws: ``DependencyError/missing(type:path:)`` naming the type when nothing is registered.
+    @inlinable
     public func resolve<T: Sendable>(_ type: T.Type = T.self) throws(DependencyError) -> T {
         try container.resolve(type)
     }

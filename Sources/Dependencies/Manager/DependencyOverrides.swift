@@ -1,17 +1,18 @@
+import Synchronization
+
 /// Registrations that replace a container's own for the length of one task tree (a test, say).
 ///
 /// Overrides are bound with a task-local value, so concurrent tests each see only their own and
 /// nothing leaks once the scope ends.
 public struct DependencyOverrides: Sendable {
-    let containerID: ObjectIdentifier
-    var entries: [ObjectIdentifier: Registration]
+    @usableFromInline let containerID: ObjectIdentifier
+    @usableFromInline var entries: [ObjectIdentifier: Registration]
 
     /// Replaces `type`'s registration inside the scope.
     public mutating func register<T: Sendable>(
         _ type: T.Type, lifetime: Lifetime = .shared, factory: @escaping @Sendable (Resolver) throws -> T
     ) {
-        entries[ObjectIdentifier(type)] = Registration(
-            typeName: String(reflecting: type), lifetime: lifetime, factory: { try factory($0) })
+        entries[ObjectIdentifier(type)] = Registration(type, lifetime: lifetime, factory: factory)
     }
 
     /// Replaces `type`'s registration inside the scope with a fixed instance.
@@ -20,4 +21,8 @@ public struct DependencyOverrides: Sendable {
     }
 
     @TaskLocal static var current: DependencyOverrides?
+
+    /// Whether any container has ever bound overrides in this process; until then resolving skips
+    /// the task-local lookup. Set before the binding, so a task that sees overrides sees this too.
+    static let everUsed = Atomic<Bool>(false)
 }
