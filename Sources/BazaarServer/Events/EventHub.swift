@@ -2,12 +2,16 @@ import BazaarAPI
 import Foundation
 
 /// Fans live events out to the WebSocket connections of the users they are for, and no one else.
+///
+/// An event is encoded to its JSON frame text once, when it is published, and that one string is
+/// handed to every connection it goes to: a user with many devices (or a conversation whose two
+/// participants each have several) costs one encoding, not one per socket.
 actor EventHub {
-    private var subscribers: [String: [UUID: AsyncStream<LiveEvent>.Continuation]] = [:]
+    private var subscribers: [String: [UUID: AsyncStream<String>.Continuation]] = [:]
 
-    /// A stream of the user's events until ``unsubscribe(userId:id:)``.
-    func subscribe(userId: String) -> (id: UUID, events: AsyncStream<LiveEvent>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(256))
+    /// A stream of the user's events, as the JSON text of each frame, until ``unsubscribe(userId:id:)``.
+    func subscribe(userId: String) -> (id: UUID, events: AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
         subscribers[userId, default: [:]][id] = continuation
         return (id, stream)
@@ -21,10 +25,26 @@ actor EventHub {
     }
 
     /// Sends the event to every connection of each listed user.
-    func publish(_ event: LiveEvent, to userIds: some Sequence<String>) {
+    ///
+    /// The event is encoded here, on the caller's task, before the hop onto the hub, so the hub's
+    /// own work per event is only the handing out.
+    nonisolated func publish(_ event: LiveEvent, to userIds: [String]) async {
+        let frame: String
+        do {
+            frame = String(decoding: try BazaarJSON.makeEncoder().encode(event), as: UTF8.self)
+        } catch {
+            // A LiveEvent holds only strings, integers, booleans and dates: JSONEncoder cannot fail on it.
+            assertionFailure("a live event did not encode: \(error)")
+            return
+        }
+        await deliver(frame, to: userIds)
+    }
+
+    /// Hands an encoded frame to every connection of each listed user.
+    private func deliver(_ frame: String, to userIds: [String]) {
         for userId in Set(userIds) {
             for continuation in subscribers[userId, default: [:]].values {
-                continuation.yield(event)
+                continuation.yield(frame)
             }
         }
     }

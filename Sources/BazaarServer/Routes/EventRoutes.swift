@@ -61,9 +61,9 @@ struct EventRoutes: RouteGroup {
                         group.addTask {
                             let ready = try encoder.encode(LiveEvent.ready(Ready(userId: caller.userId)))
                             try await outbound.write(.text(String(decoding: ready, as: UTF8.self)))
-                            for await event in subscription.events {
-                                let data = try encoder.encode(event)
-                                try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                            // Each event arrives encoded once by the hub, shared by all its sockets.
+                            for await frame in subscription.events {
+                                try await outbound.write(.text(frame))
                             }
                         }
                         group.addTask {
