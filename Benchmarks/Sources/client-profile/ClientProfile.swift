@@ -1,0 +1,71 @@
+import ArgumentParser
+import AsyncHTTPClient
+import BazaarAPI
+import BenchSupport
+import Foundation
+import Networking
+import Session
+
+/// `client-profile`: sends the client-stack benchmark's page GET a fixed number of times, through
+/// the kit or through raw AsyncHTTPClient, so a profiler can count what each costs on the client.
+///
+/// It prints this process's CPU time per measured request (user + system, every thread; the server
+/// is a child process and not counted), which depends far less on a busy machine than wall-clock
+/// time does, and `Benchmarks/profile-client.sh` runs it under `perf record` to name the hot spots.
+@main
+struct ClientProfile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client-profile",
+        abstract: "Sends the benchmark's product-page GET N times through the kit or raw AsyncHTTPClient.")
+
+    /// Which client sends the requests.
+    enum Path: String, ExpressibleByArgument, CaseIterable {
+        case raw, stack, hit
+    }
+
+    @Option(
+        help: """
+            raw (AsyncHTTPClient + JSONDecoder), stack (authenticated controller → performer → decode),             or hit (one product served fresh from the kit's HTTP cache).
+            """)
+    var path: Path = .stack
+
+    @Option(help: "How many measured requests to send after the warm-up.")
+    var requests = 200
+
+    @Option(help: "Warm-up requests (connection set up, caches filled) sent first on both paths.")
+    var warmup = 20
+
+    func validate() throws {
+        guard requests >= 0, warmup >= 0 else { throw ValidationError("--requests and --warmup must be ≥ 0") }
+    }
+
+    func run() async throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let fixture = try await StackFixture(server: server)
+        let decoder = BazaarJSON.makeDecoder()
+        let cached = NonAuthenticatedNetworkController(
+            client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(cache: try HTTPCache())))
+        let product = BazaarEndpoints.product(id: fixture.productID)
+        func send() async throws {
+            switch path {
+            case .raw: _ = try await fixture.rawPage(client: .shared, decoder: decoder)
+            case .stack: _ = try await fixture.session.network.request(StackFixture.page)
+            case .hit: _ = try await cached.request(product)
+            }
+        }
+        for _ in 0..<warmup { try await send() }
+        let cpuBefore = ProcessCPU.now()
+        let clock = ContinuousClock()
+        let started = clock.now
+        for _ in 0..<requests { try await send() }
+        let elapsed = clock.now - started
+        let cpu = ProcessCPU.now() - cpuBefore
+        let perRequest = requests == 0 ? 0 : cpu / Double(requests) * 1e6
+        let wall = requests == 0 ? 0 : Double(elapsed.components.seconds) * 1e6 / Double(requests)
+            + Double(elapsed.components.attoseconds) / 1e12 / Double(requests)
+        print(
+            "client-profile \(path.rawValue): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
+                + "wall \(String(format: "%.1f", wall)) µs/request, pid \(ProcessInfo.processInfo.processIdentifier)")
+    }
+}

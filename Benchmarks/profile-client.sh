@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The client's cost per request for the product-page GET, through the kit and through raw
+# AsyncHTTPClient: CPU time of the client process per request (the server is a separate process),
+# then a `perf record` profile of the kit's path naming where its extra time goes.
+#
+#   Benchmarks/profile-client.sh [REQUESTS]      # default 3000
+set -euo pipefail
+cd "$(dirname "$0")"
+N="${1:-3000}"
+(cd .. && swift build -c release --product bazaar-server 2>&1 | tail -1)
+swift build -c release --product client-profile 2>&1 | tail -1
+BIN="$(swift build -c release --show-bin-path)/client-profile"
+
+for round in 1 2; do
+    for path in raw stack; do "$BIN" --path "$path" --requests "$N"; done
+done
+
+if command -v perf >/dev/null && perf record -o /dev/null -q true 2>/dev/null; then
+    DATA="$(mktemp)"
+    trap 'rm -f "$DATA"' EXIT
+    line="$(perf record -q -F 1999 -g -o "$DATA" -- "$BIN" --path stack --requests "$N" 2>/dev/null)"
+    echo "$line"
+    pid="$(echo "$line" | grep -o 'pid [0-9]*' | awk '{ print $2 }')"
+    echo
+    echo "== the kit's path: hottest symbols in the client process (self time, perf cpu-clock samples)"
+    perf report -i "$DATA" --pid "$pid" --no-children --sort symbol --stdio 2>/dev/null |
+        grep -E '^ +[0-9]' | head -30
+else
+    echo "(perf not available: apt-get install -y linux-perf for the profile)"
+fi
