@@ -37,7 +37,7 @@ public struct BazaarServer: Sendable {
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now), hub: EventHub(),
-            metrics: metrics, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) }, logger: logger)
+            metrics: metrics, publicReads: EncodedResponseCache(), now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) }, logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }

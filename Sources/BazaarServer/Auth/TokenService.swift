@@ -64,7 +64,7 @@ struct TokenService: Sendable {
 
     /// The stored form of a refresh token: its SHA-256 in hex.
     func hashRefreshToken(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(token.utf8)))
     }
 
     /// When a refresh token issued now stops working.

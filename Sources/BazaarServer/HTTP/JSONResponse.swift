@@ -17,15 +17,39 @@ enum JSONResponse {
     /// the request's `If-None-Match` already names this representation.
     static func cacheable<T: Encodable>(_ value: T, request: Request, cacheControl: String) throws -> Response {
         let data = try BazaarJSON.makeEncoder().encode(value)
-        let etag = HTTPCaching.etag(for: data)
+        return cacheable(
+            EncodedResponseCache.Entry(body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data)),
+            request: request, cacheControl: cacheControl)
+    }
+
+    /// A cacheable JSON response whose encoded body is kept in `cache` under `key`: `fetch` runs
+    /// (and the value is encoded and hashed) only when the cache does not hold it.
+    static func cacheable<T: Encodable>(
+        key: String, in cache: EncodedResponseCache, request: Request, cacheControl: String,
+        fetch: () async throws -> T
+    ) async throws -> Response {
+        if let entry = cache.entry(for: key) {
+            return cacheable(entry, request: request, cacheControl: cacheControl)
+        }
+        let generation = cache.generation
+        let data = try BazaarJSON.makeEncoder().encode(try await fetch())
+        let entry = EncodedResponseCache.Entry(body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data))
+        cache.store(entry, for: key, generation: generation)
+        return cacheable(entry, request: request, cacheControl: cacheControl)
+    }
+
+    /// The response for an encoded body: 304 when `If-None-Match` names its ETag, else 200.
+    private static func cacheable(_ entry: EncodedResponseCache.Entry, request: Request, cacheControl: String)
+        -> Response
+    {
         var headers = HTTPFields()
-        headers[.eTag] = etag
+        headers[.eTag] = entry.etag
         headers[.cacheControl] = cacheControl
-        if HTTPCaching.matches(request, etag: etag) {
+        if HTTPCaching.matches(request, etag: entry.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
     }
 }
 
@@ -38,7 +62,7 @@ enum HTTPCaching {
 
     /// The SHA-256 of the data in lower-case hex.
     static func hexDigest(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: data))
     }
 
     /// Whether `If-None-Match` names the ETag (weak comparison, lists and `*` understood).

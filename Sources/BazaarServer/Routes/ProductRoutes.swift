@@ -12,16 +12,23 @@ struct ProductRoutes: RouteGroup {
             let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .products)
             let query = QueryParameters.string(request, "query")
             if let query { try Validation.length(query, field: "query", 0...200) }
-            let slice = try await deps.store.products(matching: query, before: position, limit: limit)
-            let page = Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.products, seq: $0) })
-            return try JSONResponse.cacheable(page, request: request, cacheControl: "public, max-age=0, must-revalidate")
+            let key = "page\u{0}\(query ?? "")\u{0}\(position.map(String.init) ?? "")\u{0}\(limit)"
+            return try await JSONResponse.cacheable(
+                key: key, in: deps.publicReads, request: request, cacheControl: "public, max-age=0, must-revalidate"
+            ) {
+                let slice = try await deps.store.products(matching: query, before: position, limit: limit)
+                return Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.products, seq: $0) })
+            }
         }
         router.on(APIRoutes.product) { request, context in
-            guard let product = try await deps.store.product(id: try context.pathId()) else {
-                throw APIError.notFound("The product")
-            }
+            let id = try context.pathId()
             // Products do not change once listed, so a minute of caching is safe.
-            return try JSONResponse.cacheable(product, request: request, cacheControl: "public, max-age=60")
+            return try await JSONResponse.cacheable(
+                key: "product\u{0}" + id, in: deps.publicReads, request: request, cacheControl: "public, max-age=60"
+            ) {
+                guard let product = try await deps.store.product(id: id) else { throw APIError.notFound("The product") }
+                return product
+            }
         }
         router.on(APIRoutes.createProduct) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
@@ -31,6 +38,7 @@ struct ProductRoutes: RouteGroup {
                 id: deps.newId(), sellerId: caller.userId, title: body.title, description: body.description,
                 priceCents: body.priceCents, currency: body.currency, createdAt: deps.now())
             try await deps.store.createProduct(product)
+            deps.publicReads.invalidate()
             return try JSONResponse.make(product, status: .created)
         }
     }

@@ -12,6 +12,8 @@ struct ServerDependencies: Sendable {
     let throttle: LoginThrottle
     let hub: EventHub
     let metrics: ServerMetrics
+    /// Encoded product pages and products, cleared when a product is added.
+    let publicReads: EncodedResponseCache
     let now: @Sendable () -> Date
     let logger: Logger
 
