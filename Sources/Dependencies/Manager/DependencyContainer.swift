@@ -52,7 +52,7 @@ public final class DependencyContainer: Sendable {
         let overrides = overridesForThisContainer
         // The common case, a shared instance already made with no overrides in scope, needs no
         // resolver and no cycle bookkeeping: one map lookup, one atomic load, one class cast.
-        if overrides == nil, let registration = registry.entries[ObjectIdentifier(type)],
+        if overrides == nil, let registration = registry.registration(for: ObjectIdentifier(type)),
             registration.lifetime == .shared, let instance = registration.instance.load()
         {
             return try cast(instance, registration)
@@ -111,13 +111,43 @@ public final class DependencyContainer: Sendable {
     @inlinable
     func resolve<T: Sendable>(_ type: T.Type, in resolver: Resolver) throws(DependencyError) -> T {
         let id = ObjectIdentifier(type)
-        guard let registration = resolver.overrides?.entries[id] ?? registry.entries[id] else {
+        guard let registration = resolver.overrides?.entries[id] ?? registry.registration(for: id) else {
             throw missing(type, path: resolver.path.ids)
         }
-        if registration.lifetime == .shared, let instance = registration.instance.load() {
-            return try cast(instance, registration)
+        switch registration.lifetime {
+        case .shared:
+            if let instance = registration.instance.load() { return try cast(instance, registration) }
+            return try cast(try make(registration, id: id, in: resolver), registration)
+        case .transient:
+            guard let factory = registration.typedFactory as? TypedFactory<T> else {
+                throw .typeMismatch(type: registration.typeName)
+            }
+            let inner = try entering(registration, id: id, from: resolver)
+            do {
+                return try factory.make(inner)
+            } catch {
+                throw Self.failure(error, in: registration)
+            }
         }
-        return try cast(try make(registration, id: id, in: resolver), registration)
+    }
+
+    /// The resolver a factory gets: `resolver` one level deeper, or a cycle error.
+    @usableFromInline
+    func entering(_ registration: Registration, id: ObjectIdentifier, from resolver: Resolver) throws(DependencyError)
+        -> Resolver
+    {
+        if resolver.path.contains(id) {
+            throw .cycle(path: names(of: resolver.path.appending(id).ids))
+        }
+        return resolver.entering(id)
+    }
+
+    /// A factory's error as the container reports it: its own ``DependencyError`` as is, anything
+    /// else as ``DependencyError/factoryFailed(type:reason:)``.
+    @usableFromInline
+    static func failure(_ error: any Error, in registration: Registration) -> DependencyError {
+        if let error = error as? DependencyError { return error }
+        return .factoryFailed(type: registration.typeName, reason: "\(error)")
     }
 
     /// Runs a registration's factory (a shared one at most once in the common case) and returns
@@ -126,16 +156,12 @@ public final class DependencyContainer: Sendable {
     func make(_ registration: Registration, id: ObjectIdentifier, in resolver: Resolver) throws(DependencyError)
         -> any Registration.Instance
     {
-        if resolver.path.contains(id) {
-            throw .cycle(path: names(of: resolver.path.appending(id).ids))
-        }
+        let inner = try entering(registration, id: id, from: resolver)
         let value: any Registration.Instance
         do {
-            value = try registration.factory(resolver.entering(id))
-        } catch let error as DependencyError {
-            throw error
+            value = try registration.factory(inner)
         } catch {
-            throw .factoryFailed(type: registration.typeName, reason: "\(error)")
+            throw Self.failure(error, in: registration)
         }
         switch registration.lifetime {
         case .transient:

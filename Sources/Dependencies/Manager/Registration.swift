@@ -8,8 +8,12 @@ final class Registration: Sendable {
 
     @usableFromInline let typeName: String
     @usableFromInline let lifetime: Lifetime
-    /// Makes a new instance, boxed as a ``TypedInstance`` of the registered type.
+    /// Makes a new instance, boxed as a ``TypedInstance`` of the registered type (for shared
+    /// instances and validation).
     @usableFromInline let factory: @Sendable (Resolver) throws -> any Instance
+    /// The same factory unboxed: a ``TypedFactory`` of the registered type, so a transient resolve
+    /// returns the new value without allocating a box for it.
+    @usableFromInline let typedFactory: any Instance
     /// Set once, read without a lock: the shared instance.
     @usableFromInline let instance = AtomicLazyReference<any Instance>()
 
@@ -19,6 +23,18 @@ final class Registration: Sendable {
         typeName = String(reflecting: type)
         self.lifetime = lifetime
         self.factory = { TypedInstance(try factory($0)) }
+        typedFactory = TypedFactory(factory)
+    }
+}
+
+/// A factory kept with its static type, reached by a class cast like ``TypedInstance``.
+@usableFromInline
+final class TypedFactory<T: Sendable>: Sendable {
+    @usableFromInline let make: @Sendable (Resolver) throws -> T
+
+    @usableFromInline
+    init(_ make: @escaping @Sendable (Resolver) throws -> T) {
+        self.make = make
     }
 }
 
@@ -39,8 +55,28 @@ final class TypedInstance<T: Sendable>: Sendable {
 @usableFromInline
 final class Registry: Sendable {
     @usableFromInline let entries: [ObjectIdentifier: Registration]
+    /// The same registrations sorted by type identity, for lookups by binary search: a handful of
+    /// integer comparisons instead of hashing the key with SipHash on every resolve.
+    @usableFromInline let sortedKeys: [UInt]
+    @usableFromInline let sortedRegistrations: [Registration]
 
     init(entries: [ObjectIdentifier: Registration]) {
         self.entries = entries
+        let sorted = entries.map { (key: UInt(bitPattern: $0.key), registration: $0.value) }.sorted { $0.key < $1.key }
+        sortedKeys = sorted.map(\.key)
+        sortedRegistrations = sorted.map(\.registration)
+    }
+
+    /// The registration for a type, if any.
+    @inlinable
+    func registration(for id: ObjectIdentifier) -> Registration? {
+        let key = UInt(bitPattern: id)
+        var low = 0
+        var high = sortedKeys.count
+        while low < high {
+            let middle = (low &+ high) >> 1
+            if sortedKeys[middle] < key { low = middle &+ 1 } else { high = middle }
+        }
+        return low < sortedKeys.count && sortedKeys[low] == key ? sortedRegistrations[low] : nil
     }
 }
