@@ -37,6 +37,7 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     /// The header fields in swift-http-types form.
     var headerFields: HTTPFields {
         var fields = HTTPFields()
+        fields.reserveCapacity(headers.count)  // one allocation, not one per growth (every cache hit)
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
