@@ -18,6 +18,29 @@ mkdir -p "$(dirname "$RESULTS")"
 
 (cd .. && swift build -c release --product bazaar-server)
 
+# One release server for the whole run: every network benchmark (each runs as a process of its own)
+# and its yardstick talk to the very same server process, seeded once by the first of them.
+WORK="$(mktemp -d)"
+SERVER_PID=""
+cleanup() {
+    if [ -n "$SERVER_PID" ]; then kill -TERM "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+../.build/release/bazaar-server --port 0 --sqlite "$WORK/bench.sqlite" --bcrypt-cost 4 \
+    --access-token-lifetime 86400 --log-level error >"$WORK/stdout" &
+SERVER_PID=$!
+URL=""
+for _ in $(seq 1 100); do
+    URL="$(grep -o 'http://[^ ]*' "$WORK/stdout" || true)"
+    [ -n "$URL" ] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { echo "bazaar-server exited" >&2; exit 1; }
+    sleep 0.1
+done
+[ -n "$URL" ] || { echo "bazaar-server printed no URL" >&2; exit 1; }
+export BAZAAR_BENCH_SERVER_URL="$URL"
+echo "== benchmarks against one release bazaar-server at $URL"
+
 run() {
     # --format jmh --path stdout prints one JSON line per suite, which ratios.py reads; the text
     # tables come from a second format only if asked, so one run yields every figure.

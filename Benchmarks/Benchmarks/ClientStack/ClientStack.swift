@@ -7,11 +7,12 @@ import Networking
 import Session
 
 // Every figure here sits beside its yardstick, measured in the same run against the same
-// release-built bazaar-server (a child process, so its allocations are not counted here).
+// release-built bazaar-server (another process, so its allocations are not counted here): the one
+// Benchmarks/run.sh starts for the whole run, or one started per benchmark.
 // Names are "<group>: <variant>"; Benchmarks/ratios.py pairs each variant with its group's yardstick.
 
 /// Network benchmarks: time, rate, the client's CPU and its allocations; warmed up, a few seconds each,
-/// each with a freshly started and seeded server.
+/// each against the run's server (seeded by the first) or a freshly started one.
 var networkConfiguration: Benchmark.Configuration {
     Benchmark.Configuration(
     metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 50, maxDuration: .seconds(4),
@@ -84,7 +85,7 @@ func registerCacheBenchmarks() {
     func cachingController() throws -> NonAuthenticatedNetworkController {
         let fixture = try StackFixture.shared
         let performer = NetworkRequestPerformer(cache: try HTTPCache())
-        return NonAuthenticatedNetworkController(client: .bazaar(baseURL: fixture.server.baseURL, performer: performer))
+        return NonAuthenticatedNetworkController(client: .bazaar(baseURL: fixture.baseURL, performer: performer))
     }
 
     // One product: `Cache-Control: public, max-age=60`, so after the first GET it is fresh.

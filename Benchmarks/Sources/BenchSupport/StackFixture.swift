@@ -12,8 +12,11 @@ import Synchronization
 /// with one seller and a page of products, a signed-in ``UserSession`` (the kit as an app uses it),
 /// and the same request spelled out for raw AsyncHTTPClient.
 public final class StackFixture: Sendable {
-    /// The server child process.
-    public let server: ServerProcess
+    /// The server child process this fixture started, or `nil` for a server shared by the run
+    /// (`$BAZAAR_BENCH_SERVER_URL`, which `Benchmarks/run.sh` starts once for every suite).
+    public let server: ServerProcess?
+    /// Where the server listens.
+    public let baseURL: URL
     /// The signed-in session whose authenticated controller is measured.
     public let session: UserSession
     /// The same session over the URLSession transport.
@@ -32,28 +35,39 @@ public final class StackFixture: Sendable {
     public static let page = AuthenticatedEndpoint<Page<Product>>(
         .get, APIRoutes.products.template, parameters: .url(["limit": pageSize]), cachePolicy: .disabled)
 
-    /// Seeds `server` and signs in.
-    public init(server: ServerProcess) async throws {
+    /// Seeds the server at `baseURL` (once: a server that already has the seller is reused) and
+    /// signs in; `server` is the child process to stop with the fixture, if any.
+    public init(baseURL: URL, server: ServerProcess? = nil) async throws {
         self.server = server
-        let seed = SeedClient(baseURL: server.baseURL)
-        let seller = try await seed.register(username: "seller")
-        var firstID = ""
-        for index in 0..<Self.pageSize {
-            let product = try await seed.createProduct(
-                token: seller.tokens.accessToken, title: "Bench item \(index)", priceCents: 100 * (index + 1))
-            if index == 0 { firstID = product.id }
+        self.baseURL = baseURL
+        let seed = SeedClient(baseURL: baseURL)
+        let seller: AuthResponse
+        if let registered = try? await seed.register(username: "seller") {
+            seller = registered
+            for index in 0..<Self.pageSize {
+                _ = try await seed.createProduct(
+                    token: seller.tokens.accessToken, title: "Bench item \(index)", priceCents: 100 * (index + 1))
+            }
+        } else {
+            // Seeded by an earlier benchmark of this run (the name is taken): sign in instead.
+            seller = try await seed.send(
+                .POST, "/v1/auth/login", body: LoginRequest(username: "seller", password: "bench-password"))
         }
-        productID = firstID
+        let page: Page<Product> = try await seed.get(APIRoutes.products.template + "?limit=\(Self.pageSize)")
+        guard page.items.count == Self.pageSize, let first = page.items.last else {
+            throw SeedClient.Failure(description: "the server holds \(page.items.count) products, not \(Self.pageSize)")
+        }
+        productID = first.id
 
-        let client = APIClient.bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(cache: nil))
+        let client = APIClient.bazaar(baseURL: baseURL, performer: NetworkRequestPerformer(cache: nil))
         let starter = SessionStarter(client: client, tokenStore: InMemoryTokenStore())
         session = try await starter.login(username: "seller", password: "bench-password")
         let tokens = seller.tokens
         authorization = "Bearer \(tokens.accessToken)"
-        pageURL = server.baseURL.absoluteString + APIRoutes.products.template + "?limit=\(Self.pageSize)"
+        pageURL = baseURL.absoluteString + APIRoutes.products.template + "?limit=\(Self.pageSize)"
 
         let viaURLSession = APIClient.bazaar(
-            baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: URLSessionTransport(), cache: nil))
+            baseURL: baseURL, performer: NetworkRequestPerformer(transport: URLSessionTransport(), cache: nil))
         urlSessionNetwork = AuthenticatedNetworkController(
             client: viaURLSession, session: session.network.session, cachePartition: session.userID)
     }
@@ -68,11 +82,23 @@ public final class StackFixture: Sendable {
         }
     }
 
-    /// Starts a server and seeds it (the global setup hook, once per benchmark).
+    /// Uses the run's shared server (`$BAZAAR_BENCH_SERVER_URL`) or starts one, and seeds it (the
+    /// setup hook of every network benchmark; each benchmark is a process of its own).
+    ///
+    /// A shared server puts a figure and its yardstick on the very same server process, so the
+    /// ratio does not carry the difference between two server starts.
     public static func start() async throws {
+        if let text = ProcessInfo.processInfo.environment["BAZAAR_BENCH_SERVER_URL"] {
+            guard let url = URL(string: text) else {
+                throw SeedClient.Failure(description: "BAZAAR_BENCH_SERVER_URL is not a URL: \(text)")
+            }
+            let fixture = try await StackFixture(baseURL: url)
+            current.withLock { $0 = fixture }
+            return
+        }
         let server = try ServerProcess()
         do {
-            let fixture = try await StackFixture(server: server)
+            let fixture = try await StackFixture(baseURL: server.baseURL, server: server)
             current.withLock { $0 = fixture }
         } catch {
             server.stop()
@@ -83,7 +109,7 @@ public final class StackFixture: Sendable {
     /// Stops the server (the global teardown hook).
     public static func stop() {
         current.withLock { fixture in
-            fixture?.server.stop()
+            fixture?.server?.stop()
             fixture = nil
         }
     }

@@ -42,7 +42,7 @@ struct ClientProfile: AsyncParsableCommand {
     func run() async throws {
         let server = try ServerProcess()
         defer { server.stop() }
-        let fixture = try await StackFixture(server: server)
+        let fixture = try await StackFixture(baseURL: server.baseURL)
         let decoder = BazaarJSON.makeDecoder()
         let cached = NonAuthenticatedNetworkController(
             client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(cache: try HTTPCache())))
