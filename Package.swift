@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
         .executable(name: "bazaar-reliability", targets: ["bazaar-reliability"]),
+        // The real bazaar-server as a child process, for tests and for the Benchmarks package.
+        .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),

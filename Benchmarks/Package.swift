@@ -30,6 +30,7 @@ let package = Package(
             name: "BenchSupport",
             dependencies: [
                 .product(name: "BazaarAPI", package: "Bazaar"),
+                .product(name: "ProcessSupport", package: "Bazaar"),
                 .product(name: "Networking", package: "Bazaar"),
                 .product(name: "Session", package: "Bazaar"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -57,11 +57,12 @@ public final class BazaarProcess: @unchecked Sendable {
     ///   - executablePath: the `bazaar-server` to run; ``executablePath()`` by default.
     ///   - standardErrorPath: a file the server's standard error is appended to (its logs, a crash
     ///     report); discarded when `nil`.
+    ///   - bcryptCost: 4 (the minimum) keeps registration fast; 10 is the server's own default.
     ///
     /// Blocks until the server prints its URL or exits; call it through ``offPool(_:)`` from async code.
     public init(
         sqlitePath: String, port: Int = 0, executablePath: String = BazaarProcess.executablePath(),
-        standardErrorPath: String? = nil, extraArguments: [String] = []
+        standardErrorPath: String? = nil, bcryptCost: Int = 4, extraArguments: [String] = []
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw StartError.executableNotFound(executablePath)
@@ -69,7 +70,8 @@ public final class BazaarProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments =
-            ["--port", String(port), "--sqlite", sqlitePath, "--bcrypt-cost", "4", "--log-level", "warning"] + extraArguments
+            ["--port", String(port), "--sqlite", sqlitePath, "--bcrypt-cost", String(bcryptCost), "--log-level", "warning"]
+            + extraArguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -104,6 +106,9 @@ public final class BazaarProcess: @unchecked Sendable {
 
     /// Whether the process is still running (it has not crashed or been stopped).
     public var isRunning: Bool { process.isRunning }
+
+    /// The child's process id (to read its CPU time, say).
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Kills the process with SIGKILL (no chance to flush anything) and waits for it.
     public func kill9() {

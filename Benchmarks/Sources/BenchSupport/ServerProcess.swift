@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 public final class ServerProcess: @unchecked Sendable {
     // @unchecked: `process` and `folder` are set once in `init` and only read afterwards; `stop()`
     // is called by the owner once, after every user of `baseURL` has finished.
-    private let process: Process
+    private let process: BazaarProcess
     private let folder: URL
     /// Where the server listens, as it printed it.
     public let baseURL: URL
@@ -69,42 +70,18 @@ public final class ServerProcess: @unchecked Sendable {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments =
-            [
-                "--port", String(port), "--sqlite", folder.appendingPathComponent("bazaar.sqlite").path,
-                "--bcrypt-cost", String(bcryptCost), "--access-token-lifetime", "86400", "--log-level", "error",
-            ] + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("\n") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let range = text.range(of: "http://"),
-            let url = URL(string: String(text[range.lowerBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            throw StartError(description: "bazaar-server printed no URL: \(text)")
-        }
-        baseURL = url
+        process = try BazaarProcess(
+            sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path, port: port, executablePath: binary,
+            bcryptCost: bcryptCost, extraArguments: ["--access-token-lifetime", "86400"] + extraArguments)
+        baseURL = process.baseURL
     }
 
-    /// The child's process id (for `kill -9` in crash runs).
+    /// The child's process id (to read its CPU time).
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Stops the server with SIGTERM, waits, and removes its temporary folder.
     public func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: folder)
     }
 }
