@@ -6,7 +6,9 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     /// The status code.
     public var statusCode: Int
     /// The header fields as name/value pairs, in order.
-    public var headers: [Header]
+    public var headers: [Header] {
+        didSet { headerFields = Self.fields(headers) }
+    }
     /// The body.
     public var body: Data
     /// When the request that fetched it was sent.
@@ -15,6 +17,13 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     public var responseDate: Date
     /// The request's values of the headers named in `Vary` (lower-cased names; `nil` if absent).
     public var varyValues: [String: String?]
+    /// ``headers`` in swift-http-types form, built when they are set rather than on every cache hit
+    /// (rebuilding them was the largest share of a hit's allocations).
+    private(set) var headerFields: HTTPFields
+
+    private enum CodingKeys: String, CodingKey {
+        case statusCode, headers, body, requestDate, responseDate, varyValues
+    }
 
     /// One header field.
     public struct Header: Sendable, Codable, Equatable {
@@ -28,16 +37,29 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     init(response: TransportResponse, requestDate: Date, responseDate: Date, varyValues: [String: String?]) {
         statusCode = response.status.code
         headers = response.headerFields.map { Header(name: $0.name.rawName, value: $0.value) }
+        headerFields = Self.fields(headers)
         body = response.body
         self.requestDate = requestDate
         self.responseDate = responseDate
         self.varyValues = varyValues
     }
 
-    /// The header fields in swift-http-types form.
-    var headerFields: HTTPFields {
+    /// Decodes an entry (the disk cache's format) and builds its header fields.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        statusCode = try container.decode(Int.self, forKey: .statusCode)
+        headers = try container.decode([Header].self, forKey: .headers)
+        body = try container.decode(Data.self, forKey: .body)
+        requestDate = try container.decode(Date.self, forKey: .requestDate)
+        responseDate = try container.decode(Date.self, forKey: .responseDate)
+        varyValues = try container.decode([String: String?].self, forKey: .varyValues)
+        headerFields = Self.fields(headers)
+    }
+
+    /// Header pairs in swift-http-types form (names that are not valid field names are dropped).
+    private static func fields(_ headers: [Header]) -> HTTPFields {
         var fields = HTTPFields()
-        fields.reserveCapacity(headers.count)  // one allocation, not one per growth (every cache hit)
+        fields.reserveCapacity(headers.count)
         for header in headers {
             if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
