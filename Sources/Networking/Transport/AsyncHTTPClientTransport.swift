@@ -51,7 +51,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let request = outgoing
         do {
             // AsyncHTTPClient's deadline covers the response head only; the race bounds the body too.
-            return try await Deadline.run(within: options.timeout, timers: client.eventLoopGroup.any()) {
+            return try await Deadline.run(within: options.timeout) {
                 try await Self.exchange(request, client: client, options: options)
             }
         } catch {
