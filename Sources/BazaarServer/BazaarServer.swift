@@ -21,13 +21,21 @@ public struct BazaarServer: Sendable {
     /// This server's metrics (also served at `/metrics`).
     public let metrics: ServerMetrics
     let deps: ServerDependencies
+    /// The database and what runs beside it.
+    let backend: StorageBackend
 
     /// Opens the database (running migrations), loads or creates the signing key, and seeds
     /// demo data when configured to.
     public init(configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")) async throws {
         self.configuration = configuration
-        let store = try SQLiteStore(path: configuration.sqlitePath)
+        // Checked first: a replica without the shared key must not touch the database.
         let key = try SigningKeyStore.loadOrCreate(configuration: configuration, logger: logger)
+        let hub = EventHub()
+        let publicReads = EncodedResponseCache()
+        let backend = try await StorageBackend.open(
+            configuration: configuration, hub: hub, publicReads: publicReads, logger: logger)
+        self.backend = backend
+        let store = backend.store
         let tokens = await TokenService(
             signingKey: key, accessLifetime: configuration.accessTokenLifetime,
             refreshLifetime: configuration.refreshTokenLifetime, now: configuration.now)
@@ -36,8 +44,8 @@ public struct BazaarServer: Sendable {
         deps = ServerDependencies(
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: LoginThrottle(policy: configuration.loginThrottle, now: configuration.now), hub: EventHub(),
-            metrics: metrics, publicReads: EncodedResponseCache(), now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) }, logger: logger)
+            throttle: backend.throttle, hub: hub, events: backend.events,
+            metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) }, logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }
@@ -81,6 +89,15 @@ public struct BazaarServer: Sendable {
             onServerRunning: onServerRunning,
             logger: deps.logger
         )
+    }
+
+    /// Everything to run in one service group, in start order: the database's services (pool,
+    /// event listener), then the HTTP application. Groups stop in reverse order, so at shutdown
+    /// in-flight requests drain before the pool closes.
+    public func makeServices(
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> [any Service] {
+        backend.services + [makeApplication(onServerRunning: onServerRunning)]
     }
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.

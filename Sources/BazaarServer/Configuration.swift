@@ -7,8 +7,16 @@ public struct BazaarServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; `0` picks a free one (read it back from ``RunningBazaarServer/port``).
     public var port: Int
-    /// The SQLite database file; created with its schema when missing.
+    /// The SQLite database file; created with its schema when missing. Unused with ``postgres``.
     public var sqlitePath: String
+    /// The shared PostgreSQL database of several replicas; `nil` (the default) runs on SQLite.
+    /// With it, ``signingKey`` must be set, so every replica signs with the same key.
+    public var postgres: PostgresURL?
+    /// With PostgreSQL: the most connections this replica's pool opens.
+    public var databaseConnections: Int
+    /// With PostgreSQL: the longest a database operation may take (waiting for a connection
+    /// included) before the request is answered 503.
+    public var databaseTimeout: Duration
     /// How long an access token works.
     public var accessTokenLifetime: Duration
     /// How long an unused refresh token works.
@@ -30,6 +38,9 @@ public struct BazaarServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         sqlitePath: String = "bazaar.sqlite",
+        postgres: PostgresURL? = nil,
+        databaseConnections: Int = 20,
+        databaseTimeout: Duration = .seconds(2),
         accessTokenLifetime: Duration = .seconds(15 * 60),
         refreshTokenLifetime: Duration = .seconds(30 * 24 * 60 * 60),
         signingKey: Data? = nil,
@@ -41,6 +52,9 @@ public struct BazaarServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.sqlitePath = sqlitePath
+        self.postgres = postgres
+        self.databaseConnections = databaseConnections
+        self.databaseTimeout = databaseTimeout
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
         self.signingKey = signingKey

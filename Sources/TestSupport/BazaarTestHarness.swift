@@ -19,6 +19,19 @@ public enum BazaarTestHarness {
         return configuration
     }
 
+    /// Runs `body` against a fresh server on `storage` (a new database each time), and always
+    /// stops the server afterwards.
+    public static func withServer<Result: Sendable>(
+        on storage: StorageKind,
+        clock: TestClock? = nil,
+        logger: Logger? = nil,
+        _ body: (BazaarTestClient) async throws -> Result
+    ) async throws -> Result {
+        try await storage.withConfiguration(clock: clock) { configuration in
+            try await withServer(configuration: configuration, logger: logger, body)
+        }
+    }
+
     /// Runs `body` against a fresh server (new temporary database unless `configuration` names one),
     /// and always stops the server afterwards.
     public static func withServer<Result: Sendable>(
@@ -32,7 +45,7 @@ public enum BazaarTestHarness {
         let configuration = configuration ?? Self.configuration(directory: directory, clock: clock)
         let server = try await BazaarServer(
             configuration: configuration, logger: logger ?? TestServer.quietLogger(label: "bazaar-test"))
-        return try await TestServer.run(makeApplication: { onRunning in server.makeApplication(onServerRunning: onRunning) }) { url in
+        return try await TestServer.run(makeServices: { onRunning in server.makeServices(onServerRunning: onRunning) }) { url in
             try await body(BazaarTestClient(baseURL: url))
         }
     }

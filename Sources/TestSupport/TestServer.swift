@@ -46,13 +46,22 @@ public enum TestServer {
         makeApplication: (@escaping OnServerRunning) -> App,
         _ body: (URL) async throws -> Result
     ) async throws -> Result {
+        try await run(makeServices: { onRunning in [makeApplication(onRunning)] }, body)
+    }
+
+    /// Runs the services in one group (the last one the application that calls `onRunning`),
+    /// and runs `body` with the application's base URL; stops them all afterwards, in reverse order.
+    public static func run<Result: Sendable>(
+        makeServices: (@escaping OnServerRunning) -> [any Service],
+        _ body: (URL) async throws -> Result
+    ) async throws -> Result {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = makeApplication { channel in
+        let serviceList = makeServices { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
         }
         let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: quietLogger(label: "test-services")))
+            configuration: .init(services: serviceList, gracefulShutdownSignals: [], logger: quietLogger(label: "test-services")))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { continuation.finish() }

@@ -6,15 +6,21 @@ import NIOCore
 import ServiceLifecycle
 import UnixSignals
 
-/// `bazaar-server`: runs the Bazaar API on SQLite until SIGTERM or SIGINT.
+/// `bazaar-server`: runs the Bazaar API on SQLite, or as one of several replicas on PostgreSQL,
+/// until SIGTERM or SIGINT (which drain in-flight requests, then close the database).
 @main
 struct BazaarServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bazaar-server",
         abstract: "Runs the Bazaar marketplace API server.",
         discussion: """
+            SQLite (the default) needs no setup: one server, one file. For several replicas behind a \
+            load balancer, give each the same --postgres URL (or BAZAAR_DATABASE_URL) and the same \
+            BAZAAR_SIGNING_KEY.
+
             The access-token signing key comes from the BAZAAR_SIGNING_KEY environment variable \
-            (base64, at least 32 bytes) or from <sqlite>.signing-key, created on first start.
+            (base64, at least 32 bytes). On SQLite without it, <sqlite>.signing-key is created on first \
+            start; on PostgreSQL it is required.
             """
     )
 
@@ -24,8 +30,19 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port.")
     var port = 8080
 
-    @Option(name: .customLong("sqlite"), help: "The SQLite database file.")
-    var sqlitePath = "bazaar.sqlite"
+    @Option(name: .customLong("sqlite"), help: "The SQLite database file (default bazaar.sqlite).")
+    var sqlitePath: String?
+
+    @Option(
+        name: .customLong("postgres"),
+        help: "A PostgreSQL URL (postgres://user:password@host:5432/database) shared by every replica; also BAZAAR_DATABASE_URL.")
+    var postgresURL: String?
+
+    @Option(help: "With PostgreSQL: the most connections this replica opens.")
+    var databaseConnections = 20
+
+    @Option(help: "With PostgreSQL: seconds a database operation may take before the request is answered 503.")
+    var databaseTimeout = 2.0
 
     @Flag(help: "Fill an empty database with demo users (password bazaar-demo), products and a conversation.")
     var seedDemo = false
@@ -49,6 +66,11 @@ struct BazaarServerCommand: AsyncParsableCommand {
         }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4-31") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard postgresURL == nil || sqlitePath == nil else {
+            throw ValidationError("choose one database: --sqlite or --postgres")
+        }
+        guard (1...1000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 1-1000") }
+        guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
     }
 
     func run() async throws {
@@ -61,20 +83,26 @@ struct BazaarServerCommand: AsyncParsableCommand {
             }
             signingKey = key
         }
+        let environment = ProcessInfo.processInfo.environment
+        var postgres: PostgresURL?
+        if let text = postgresURL ?? (sqlitePath == nil ? environment["BAZAAR_DATABASE_URL"] : nil), !text.isEmpty {
+            postgres = try PostgresURL(text)
+        }
         let configuration = BazaarServerConfiguration(
-            host: host, port: port, sqlitePath: sqlitePath, accessTokenLifetime: .seconds(accessTokenLifetime),
-            refreshTokenLifetime: .seconds(refreshTokenLifetime), signingKey: signingKey, bcryptCost: bcryptCost,
-            seedDemo: seedDemo)
+            host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", postgres: postgres,
+            databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
+            accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
+            signingKey: signingKey, bcryptCost: bcryptCost, seedDemo: seedDemo)
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
-        let app = server.makeApplication { channel in
+        let services = server.makeServices { channel in
             let port = channel.localAddress?.port ?? 0
             let shownHost = host.contains(":") ? "[\(host)]" : host
             // Unbuffered, so a script reading the pipe sees the URL at once.
             FileHandle.standardOutput.write(Data("bazaar-server listening on http://\(shownHost):\(port)\n".utf8))
         }
         let group = ServiceGroup(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }
 }

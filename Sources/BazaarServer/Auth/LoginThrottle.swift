@@ -3,8 +3,30 @@ import Foundation
 /// Counts failed logins per username and per client address and says when to refuse (429).
 ///
 /// A key that failed `maxFailures` times within `window` is refused until the oldest of those
-/// failures leaves the window. Kept in memory: a restart forgives, which is acceptable for throttling.
-public actor LoginThrottle {
+/// failures leaves the window.
+protocol LoginThrottling: Sendable {
+    /// Seconds to wait before trying again, or `nil` when a login attempt may proceed.
+    func retryAfter(username: String, address: String?) async throws -> Int?
+    /// Records a failed attempt.
+    func recordFailure(username: String, address: String?) async throws
+    /// Forgets the username's failures after a successful login.
+    func recordSuccess(username: String) async throws
+}
+
+extension LoginThrottling {
+    /// The keys an attempt counts against, each with its limit: the username, and the client
+    /// address when known.
+    static func keys(username: String, address: String?, policy: LoginThrottle.Policy) -> [(key: String, limit: Int)] {
+        var keys = [(key: "u:" + username, limit: policy.maxFailuresPerUsername)]
+        if let address { keys.append((key: "a:" + address, limit: policy.maxFailuresPerAddress)) }
+        return keys
+    }
+}
+
+/// ``LoginThrottling`` in this process's memory, for a single server: a restart forgives, which
+/// is acceptable for throttling. Replicas count together in PostgreSQL instead
+/// (``PostgresLoginThrottle``).
+public actor LoginThrottle: LoginThrottling {
     /// How strict the throttle is.
     public struct Policy: Sendable {
         /// Failures per username within the window before refusing.
@@ -35,7 +57,7 @@ public actor LoginThrottle {
     func retryAfter(username: String, address: String?) -> Int? {
         let current = now()
         var waits: [TimeInterval] = []
-        for (key, limit) in keys(username: username, address: address) {
+        for (key, limit) in Self.keys(username: username, address: address, policy: policy) {
             let recent = recentFailures(key, at: current)
             if recent.count >= limit, let oldest = recent.first {
                 waits.append(oldest.addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
@@ -48,7 +70,7 @@ public actor LoginThrottle {
     /// Records a failed attempt.
     func recordFailure(username: String, address: String?) {
         let current = now()
-        for (key, _) in keys(username: username, address: address) {
+        for (key, _) in Self.keys(username: username, address: address, policy: policy) {
             failures[key] = recentFailures(key, at: current) + [current]
         }
         if failures.count > 100_000 { failures = failures.filter { !recentFailures($0.key, at: current).isEmpty } }
@@ -57,12 +79,6 @@ public actor LoginThrottle {
     /// Forgets the username's failures after a successful login.
     func recordSuccess(username: String) {
         failures["u:" + username] = nil
-    }
-
-    private func keys(username: String, address: String?) -> [(String, Int)] {
-        var keys = [("u:" + username, policy.maxFailuresPerUsername)]
-        if let address { keys.append(("a:" + address, policy.maxFailuresPerAddress)) }
-        return keys
     }
 
     private func recentFailures(_ key: String, at current: Date) -> [Date] {

@@ -9,6 +9,11 @@ enum SigningKeyStore {
             guard key.count >= 32 else { throw ConfigurationError("the signing key must be at least 32 bytes") }
             return key
         }
+        if configuration.postgres != nil {
+            // A key of its own would make this replica refuse every other replica's tokens.
+            throw ConfigurationError(
+                "with PostgreSQL every replica must sign with the same key: set BAZAAR_SIGNING_KEY (base64, at least 32 bytes)")
+        }
         let path = configuration.signingKeyPath
         let manager = FileManager.default
         if manager.fileExists(atPath: path) {

@@ -1,7 +1,8 @@
 import BazaarAPI
 import Foundation
 
-/// Fans live events out to the WebSocket connections of the users they are for, and no one else.
+/// Fans live events out to the WebSocket connections on this server of the users they are for,
+/// and no one else. Events reach it through a ``LiveEventBus``.
 ///
 /// An event is encoded to its JSON frame text once, when it is published, and that one string is
 /// handed to every connection it goes to: a user with many devices (or a conversation whose two
@@ -24,24 +25,19 @@ actor EventHub {
         if subscribers[userId]?.isEmpty == true { subscribers[userId] = nil }
     }
 
-    /// Sends the event to every connection of each listed user.
-    ///
-    /// The event is encoded here, on the caller's task, before the hop onto the hub, so the hub's
-    /// own work per event is only the handing out.
-    nonisolated func publish(_ event: LiveEvent, to userIds: [String]) async {
-        let frame: String
+    /// The JSON text of an event's frame, encoded once for every socket it goes to.
+    static func encode(_ event: LiveEvent) -> String? {
         do {
-            frame = String(decoding: try BazaarJSON.makeEncoder().encode(event), as: UTF8.self)
+            return String(decoding: try BazaarJSON.makeEncoder().encode(event), as: UTF8.self)
         } catch {
             // A LiveEvent holds only strings, integers, booleans and dates: JSONEncoder cannot fail on it.
             assertionFailure("a live event did not encode: \(error)")
-            return
+            return nil
         }
-        await deliver(frame, to: userIds)
     }
 
-    /// Hands an encoded frame to every connection of each listed user.
-    private func deliver(_ frame: String, to userIds: [String]) {
+    /// Hands an encoded frame to every connection of each listed user on this server.
+    func deliver(_ frame: String, to userIds: [String]) {
         for userId in Set(userIds) {
             for continuation in subscribers[userId, default: [:]].values {
                 continuation.yield(frame)

@@ -84,4 +84,13 @@ extension APIError {
             status: .tooManyRequests, code: "too_many_attempts",
             message: "Too many failed attempts; try again in \(seconds) seconds.", headers: headers)
     }
+
+    /// 503: the database cannot be reached now; try again after a moment.
+    static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> APIError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return APIError(
+            status: .serviceUnavailable, code: "service_unavailable",
+            message: "The service is unavailable for a moment (\(reason)); try again shortly.", headers: headers)
+    }
 }

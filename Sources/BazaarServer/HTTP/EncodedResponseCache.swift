@@ -8,8 +8,8 @@ import Synchronization
 /// Products never change once listed; a new product changes which pages exist, so creating one
 /// calls ``invalidate()``. A read that began before an invalidation is not stored afterwards (the
 /// generation check), so a page read from the database just before a product was added can never
-/// outlive it. The cache is per process: servers sharing one database would each need to hear of
-/// new products, so it is only correct with one server per database (SQLite's case).
+/// outlive it. The cache is per process; replicas sharing PostgreSQL each hear of a new product
+/// through the ``LiveEventBus`` (and drop everything when their listener reconnects).
 final class EncodedResponseCache: Sendable {
     /// A stored response body and its validator.
     struct Entry: Sendable {

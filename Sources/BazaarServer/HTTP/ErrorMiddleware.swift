@@ -4,7 +4,7 @@ import Logging
 
 /// Turns every error a route throws into the contract's JSON error response.
 ///
-/// ``APIError``s answer as they are; Hummingbird's own errors (unknown route, wrong method, ...)
+/// ``APIError``s answer as they are; an unreachable database is 503 with `Retry-After`; Hummingbird's own errors (unknown route, wrong method, ...)
 /// keep their status and get a code; anything else is a bug: logged and answered 500 without detail.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The contract's methods per path, for 405 answers.
@@ -15,6 +15,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.makeResponse()
+        } catch StoreError.unavailable(let reason) {
+            return APIError.unavailable(reason).makeResponse()
         } catch let error as any HTTPResponseError {
             if error.status == .notFound {
                 let allowed = methods.allowedMethods(forPath: request.uri.path)

@@ -34,17 +34,17 @@ struct AuthRoutes: RouteGroup {
 
     func login(_ request: Request, address: String?) async throws -> Response {
         let body = try await RequestBody.decode(LoginRequest.self, from: request)
-        if let wait = await deps.throttle.retryAfter(username: body.username, address: address) {
+        if let wait = try await deps.throttle.retryAfter(username: body.username, address: address) {
             throw APIError.throttled(retryAfter: wait)
         }
         let record = try await deps.store.user(username: body.username)
         // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
         let matches = try await deps.hasher.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
         guard let record, matches else {
-            await deps.throttle.recordFailure(username: body.username, address: address)
+            try await deps.throttle.recordFailure(username: body.username, address: address)
             throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
         }
-        await deps.throttle.recordSuccess(username: body.username)
+        try await deps.throttle.recordSuccess(username: body.username)
         let tokens = try await startSession(userId: record.user.id)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
     }

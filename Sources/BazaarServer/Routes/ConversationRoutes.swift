@@ -61,8 +61,8 @@ struct ConversationRoutes: RouteGroup {
                 idempotencyKey: key, notificationId: deps.newId(), now: deps.now()))
         switch outcome {
         case .created(let message, let recipientId, let notification):
-            await deps.hub.publish(.messageCreated(message), to: [recipientId, caller.userId])
-            await deps.hub.publish(.notificationCreated(notification), to: [recipientId])
+            await deps.events.publish(.messageCreated(message), to: [recipientId, caller.userId])
+            await deps.events.publish(.notificationCreated(notification), to: [recipientId])
             return try JSONResponse.make(message, status: .created)
         case .replayed(let message):
             var headers = HTTPFields()
@@ -88,7 +88,7 @@ struct ConversationRoutes: RouteGroup {
             throw APIError.invalidField("upTo", "does not name a message of this conversation")
         case .marked(let otherUserId):
             let read = ConversationRead(conversationId: conversationId, userId: caller.userId, upTo: body.upTo)
-            await deps.hub.publish(.conversationRead(read), to: [caller.userId, otherUserId])
+            await deps.events.publish(.conversationRead(read), to: [caller.userId, otherUserId])
             return Response(status: .noContent)
         }
     }

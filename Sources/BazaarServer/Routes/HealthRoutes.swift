@@ -2,13 +2,17 @@ import BazaarAPI
 import Foundation
 import Hummingbird
 
-/// `/health` (liveness) and `/metrics` (Prometheus text).
+/// `/health` (this server and its database answer) and `/metrics` (Prometheus text).
 struct HealthRoutes: RouteGroup {
     let deps: ServerDependencies
 
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.health) { _, _ in
-            try JSONResponse.make(HealthStatus(status: "ok"))
+            // 503 with the reason (through ErrorMiddleware) when the database cannot be reached.
+            try await deps.store.checkHealth()
+            var headers = HTTPFields()
+            headers[.cacheControl] = "no-store"
+            return try JSONResponse.make(HealthStatus(status: "ok"), headers: headers)
         }
         router.on(APIRoutes.metrics) { _, _ in
             var headers = HTTPFields()

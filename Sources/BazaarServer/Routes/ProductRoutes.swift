@@ -38,7 +38,7 @@ struct ProductRoutes: RouteGroup {
                 id: deps.newId(), sellerId: caller.userId, title: body.title, description: body.description,
                 priceCents: body.priceCents, currency: body.currency, createdAt: deps.now())
             try await deps.store.createProduct(product)
-            deps.publicReads.invalidate()
+            await deps.events.productsChanged()
             return try JSONResponse.make(product, status: .created)
         }
     }

@@ -9,8 +9,11 @@ struct ServerDependencies: Sendable {
     let tokens: TokenService
     let authenticator: Authenticator
     let hasher: PasswordHasher
-    let throttle: LoginThrottle
+    let throttle: any LoginThrottling
+    /// This server's sockets; events reach them through ``events``.
     let hub: EventHub
+    /// Where routes announce live events and product changes (to every replica).
+    let events: any LiveEventBus
     let metrics: ServerMetrics
     /// Encoded product pages and products, cleared when a product is added.
     let publicReads: EncodedResponseCache

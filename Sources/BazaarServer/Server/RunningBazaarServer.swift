@@ -23,11 +23,11 @@ public struct RunningBazaarServer: Sendable {
 
     static func launch(_ server: BazaarServer, logger: Logger) async throws -> RunningBazaarServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = server.makeApplication { channel in
+        let services = server.makeServices { channel in
             continuation.yield(channel.localAddress?.port ?? 0)
             continuation.finish()
         }
-        let group = ServiceGroup(services: [app], logger: logger)
+        let group = ServiceGroup(services: services, logger: logger)
         let task = Task {
             defer { continuation.finish() }
             try await group.run()

@@ -64,6 +64,11 @@ public protocol BazaarStore: Sendable {
     func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<BazaarAPI.Notification>
     /// Marks the given notifications (or all when `ids` is `nil`) of the user read.
     func markNotificationsRead(userId: String, ids: [String]?) async throws
+
+    // MARK: Health
+
+    /// Returns when the database answers a trivial query; throws ``StoreError/unavailable(_:)`` when not.
+    func checkHealth() async throws
 }
 
 /// One page read from storage: the items and the position to continue before, if there is more.
@@ -220,4 +225,7 @@ public enum StoreError: Error, Equatable {
     case conflict(String)
     /// Stored data could not be read back as expected.
     case corrupt(String)
+    /// The database cannot be reached now (it is down, restarting, or did not answer in time);
+    /// the request may be tried again shortly. Answered 503 with `Retry-After`.
+    case unavailable(String)
 }

@@ -132,3 +132,14 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// Reads from the database once; a file that cannot be read is ``StoreError/unavailable(_:)``.
+    public func checkHealth() async throws {
+        do {
+            _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        } catch {
+            throw StoreError.unavailable("the SQLite database cannot be read")
+        }
+    }
+}

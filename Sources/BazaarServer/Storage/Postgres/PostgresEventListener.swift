@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// One replica's ear on the shared database: a single connection that `LISTEN`s on the event
+/// channel (never one per socket) and, on each notification, reads the `live_events` rows after
+/// the last one it handled and delivers them: frames to this replica's sockets, product changes
+/// to its cache of encoded pages.
+///
+/// When the connection drops it reconnects with a growing pause; once listening again it reads
+/// everything written meanwhile, so no event is lost in the gap, and drops the page cache (a
+/// product may have been added unheard). Its connection state also tells
+/// ``DatabaseAvailability`` when the database is back. Old rows are pruned every minute.
+struct PostgresEventListener: Service {
+    let url: PostgresURL
+    let hub: EventHub
+    let publicReads: EncodedResponseCache
+    let availability: DatabaseAvailability
+    /// How long handled events and login failures are kept.
+    let retention: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// The position reached and the pause before reconnecting, kept across reconnections.
+    private final class Cursor: @unchecked Sendable {
+        // @unchecked: only the listener's own run loop reads and writes these, one step at a time
+        // (the closures that touch them run inside that loop's awaits, never beside it).
+        var lastSeq: Int64?
+        var lastPrune = ContinuousClock.now
+        var pause = Duration.milliseconds(100)
+    }
+
+    func run() async throws {
+        let cursor = Cursor()
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown {
+                    try await listenOnce(cursor) { cursor.pause = .milliseconds(100) }
+                }
+            } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                availability.markDown(PostgresDatabase.unavailabilityReason(error) ?? "the event listener lost its connection")
+                logger.warning(
+                    "event listener disconnected; reconnecting", metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
+            }
+            try? await Task.sleep(for: cursor.pause)
+            cursor.pause = min(cursor.pause * 2, .seconds(2))
+        }
+    }
+
+    /// Connects, listens and delivers until the connection fails or the task is cancelled.
+    private func listenOnce(_ cursor: Cursor, connected: () -> Void) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 1, logger: logger)
+        do {
+            try await deliver(on: connection, cursor, connected: connected)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+        throw ListenerError.notificationsEnded
+    }
+
+    /// Listens on the connection and delivers what each notification announces.
+    private func deliver(on connection: PostgresConnection, _ cursor: Cursor, connected: () -> Void) async throws {
+        try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
+            // Listening now: whatever commits from here on is notified, so reading now misses nothing.
+            if cursor.lastSeq == nil {
+                cursor.lastSeq = try await connection.query("SELECT COALESCE(MAX(seq), 0) FROM live_events", logger: logger)
+                    .collect().first?.decode(Int64.self) ?? 0
+            } else {
+                publicReads.invalidate()
+                try await catchUp(connection, cursor)
+            }
+            availability.markUp()
+            connected()
+            for try await _ in notifications {
+                try await catchUp(connection, cursor)
+                try await pruneIfDue(connection, cursor)
+            }
+        }
+    }
+
+    /// Why listening stopped without an error of the connection's own.
+    enum ListenerError: Error {
+        /// The notification sequence finished (the connection closed).
+        case notificationsEnded
+    }
+
+    /// Delivers every event after the cursor, in order, and moves the cursor past them.
+    private func catchUp(_ connection: PostgresConnection, _ cursor: Cursor) async throws {
+        while true {
+            let after = cursor.lastSeq ?? 0
+            let rows = try await connection.query(
+                "SELECT seq, kind, user_ids, frame FROM live_events WHERE seq > \(after) ORDER BY seq LIMIT 500",
+                logger: logger
+            ).collect()
+            for row in rows {
+                let (seq, kind, userIds, frame) = try row.decode((Int64, String, [String], String).self)
+                switch PostgresEventBus.Kind(rawValue: kind) {
+                case .live: await hub.deliver(frame, to: userIds)
+                case .products: publicReads.invalidate()
+                case nil: logger.warning("unknown live event kind", metadata: ["kind": "\(kind)"])
+                }
+                cursor.lastSeq = seq
+            }
+            if rows.count < 500 { return }
+        }
+    }
+
+    /// Deletes events and login failures older than the retention, at most once a minute.
+    private func pruneIfDue(_ connection: PostgresConnection, _ cursor: Cursor) async throws {
+        guard cursor.lastPrune.duration(to: .now) > .seconds(60) else { return }
+        cursor.lastPrune = .now
+        let cutoff = SQLiteStore.millis(now().addingTimeInterval(-retention.timeInterval))
+        try await connection.query("DELETE FROM live_events WHERE created_at < \(cutoff)", logger: logger)
+        try await connection.query("DELETE FROM login_failures WHERE failed_at < \(cutoff)", logger: logger)
+    }
+}

@@ -1,0 +1,58 @@
+import BazaarAPI
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The database a server runs on, with everything that must live beside it: the store, the
+/// login throttle, the live-event bus and the background services.
+///
+/// SQLite (one server) keeps throttle and events in the process. PostgreSQL (replicas) keeps
+/// them in the database, so every replica sees the same counts and hears every event.
+public struct StorageBackend: Sendable {
+    /// The store the routes read and write.
+    public let store: any BazaarStore
+    let throttle: any LoginThrottling
+    let events: any LiveEventBus
+    /// Services to run beside the HTTP server, placed before it in the service group so they
+    /// stop after it has drained (the PostgreSQL pool and event listener).
+    let services: [any Service]
+    /// Closes what the backend opened, for owners that do not run ``services`` (tests).
+    private let closeAction: @Sendable () async -> Void
+
+    /// Opens the configured database (running its migrations) and what comes with it.
+    static func open(
+        configuration: BazaarServerConfiguration, hub: EventHub, publicReads: EncodedResponseCache, logger: Logger
+    ) async throws -> StorageBackend {
+        let now = configuration.now
+        guard let url = configuration.postgres else {
+            let store = try SQLiteStore(path: configuration.sqlitePath)
+            return StorageBackend(
+                store: store, throttle: LoginThrottle(policy: configuration.loginThrottle, now: now),
+                events: InProcessEventBus(hub: hub, publicReads: publicReads), services: [], closeAction: {})
+        }
+        try await PostgresMigrations.migrate(url: url, logger: logger)
+        let database = PostgresDatabase(
+            url: url, maximumConnections: configuration.databaseConnections,
+            operationTimeout: configuration.databaseTimeout, logger: logger)
+        let listener = PostgresEventListener(
+            url: url, hub: hub, publicReads: publicReads, availability: database.availability,
+            retention: max(configuration.loginThrottle.window, .seconds(600)), now: now, logger: logger)
+        return StorageBackend(
+            store: PostgresStore(database: database),
+            throttle: PostgresLoginThrottle(database: database, policy: configuration.loginThrottle, now: now),
+            events: PostgresEventBus(database: database, publicReads: publicReads, now: now),
+            services: [PostgresDatabaseService(database: database), listener],
+            closeAction: { await database.close() })
+    }
+
+    /// Opens only the store of the configured database, for tests of storage itself; call
+    /// ``close()`` when done.
+    public static func openStore(configuration: BazaarServerConfiguration, logger: Logger) async throws -> StorageBackend {
+        try await open(configuration: configuration, hub: EventHub(), publicReads: EncodedResponseCache(), logger: logger)
+    }
+
+    /// Closes the connection pool (nothing to do for SQLite).
+    public func close() async {
+        await closeAction()
+    }
+}

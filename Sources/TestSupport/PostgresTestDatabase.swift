@@ -1,0 +1,78 @@
+import BazaarServer
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Databases of their own for tests, on the PostgreSQL server `scripts/with-postgres.sh` starts
+/// (found through `BAZAAR_TEST_POSTGRES_URL`). Each test creates one, so tests run in parallel
+/// without seeing each other's rows, and drops it afterwards.
+public enum PostgresTestDatabase {
+    /// The server's URL, when tests run beside one.
+    public static var serverURL: PostgresURL? {
+        guard let text = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_URL"], !text.isEmpty else { return nil }
+        return try? PostgresURL(text)
+    }
+
+    /// Whether PostgreSQL tests can run here.
+    public static var isAvailable: Bool { serverURL != nil }
+
+    /// Why PostgreSQL tests were skipped, for `.enabled(if:)` comments.
+    public static let skipReason =
+        "BAZAAR_TEST_POSTGRES_URL is not set: run the tests through scripts/with-postgres.sh to include PostgreSQL"
+
+    /// Errors of the helper itself.
+    public enum HelperError: Error, CustomStringConvertible {
+        /// `BAZAAR_TEST_POSTGRES_URL` is missing or not a URL.
+        case notConfigured
+
+        public var description: String { PostgresTestDatabase.skipReason }
+    }
+
+    /// A new empty database on the test server; its URL.
+    public static func create() async throws -> PostgresURL {
+        guard let server = serverURL else { throw HelperError.notConfigured }
+        let name = "bazaar_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // A database name cannot be a bind parameter; this one is made of [a-z0-9_] only.
+        try await onServer(server) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        }
+        return server.with(database: name)
+    }
+
+    /// Drops a database made by ``create()`` (closing whatever is still connected to it).
+    public static func drop(_ database: PostgresURL) async {
+        guard let server = serverURL, database.database.hasPrefix("bazaar_test_") else { return }
+        try? await onServer(server) { connection, logger in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database.database) WITH (FORCE)"), logger: logger)
+        }
+    }
+
+    /// Runs `body` with a new database, dropped afterwards.
+    public static func with<Result: Sendable>(_ body: (PostgresURL) async throws -> Result) async throws -> Result {
+        let database = try await create()
+        do {
+            let result = try await body(database)
+            await drop(database)
+            return result
+        } catch {
+            await drop(database)
+            throw error
+        }
+    }
+
+    private static func onServer(
+        _ server: PostgresURL, _ body: (PostgresConnection, Logger) async throws -> Void
+    ) async throws {
+        let logger = TestServer.quietLogger(label: "postgres-test-database")
+        let connection = try await PostgresConnection.connect(
+            configuration: try server.connectionConfiguration(), id: 0, logger: logger)
+        do {
+            try await body(connection, logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+    }
+}

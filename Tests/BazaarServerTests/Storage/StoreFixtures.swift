@@ -1,0 +1,52 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+
+/// Small builders for storage tests: users, products, conversations and messages with ids made here.
+struct StoreFixtures {
+    let store: any BazaarStore
+    let now: Date
+
+    init(_ store: any BazaarStore, now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        self.store = store
+        self.now = now
+    }
+
+    static func id() -> String { UUID().uuidString.lowercased() }
+
+    func user(_ username: String) async throws -> User {
+        try await store.createUser(
+            NewUser(id: Self.id(), username: username, displayName: username.capitalized, passwordHash: "hash", createdAt: now)
+        ).user
+    }
+
+    func product(_ title: String, seller: User, description: String = "Used, works.") async throws -> Product {
+        let product = Product(
+            id: Self.id(), sellerId: seller.id, title: title, description: description, priceCents: 1_000, currency: "EUR",
+            createdAt: now)
+        try await store.createProduct(product)
+        return product
+    }
+
+    func conversation(_ a: User, _ b: User, product: Product? = nil) async throws -> Conversation {
+        try await store.openConversation(between: a.id, and: b.id, productId: product?.id, newId: Self.id(), now: now).conversation
+    }
+
+    func newMessage(_ body: String, in conversation: Conversation, from sender: User, key: String? = nil) -> NewMessage {
+        NewMessage(
+            id: Self.id(), conversationId: conversation.id, senderId: sender.id, body: body, idempotencyKey: key ?? Self.id(),
+            notificationId: Self.id(), now: now)
+    }
+
+    /// Sends and expects a new message.
+    func send(_ body: String, in conversation: Conversation, from sender: User) async throws -> Message {
+        guard case .created(let message, _, _) = try await store.sendMessage(newMessage(body, in: conversation, from: sender)) else {
+            throw FixtureError.notCreated
+        }
+        return message
+    }
+
+    enum FixtureError: Error {
+        case notCreated
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL 15 cluster on 127.0.0.1, for tests and benchmarks (never for data you keep).
+#
+#   scripts/postgres-cluster.sh init DIR PORT    # initdb into DIR (created; fsync off), then start on PORT
+#   scripts/postgres-cluster.sh start DIR        # start an initialised cluster again (same port)
+#   scripts/postgres-cluster.sh stop DIR         # stop at once (pg_ctl -m immediate): a crash, as far as clients know
+#   scripts/postgres-cluster.sh destroy DIR      # stop if running, then remove DIR
+#
+# PostgreSQL refuses to run as root, so as root (CI) the server runs as the `postgres` user through
+# runuser, and DIR must be somewhere that user can enter (under /tmp). Prints nothing on success
+# except what pg_ctl says; the connection URL is postgres://postgres@127.0.0.1:PORT/postgres.
+set -euo pipefail
+
+PGBIN="${PGBIN:-/usr/lib/postgresql/15/bin}"
+[ -x "$PGBIN/initdb" ] || { echo "postgres-cluster: $PGBIN/initdb not found (apt-get install -y postgresql-15)" >&2; exit 2; }
+
+as_owner() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+command="${1:-}"
+dir="${2:-}"
+[ -n "$command" ] && [ -n "$dir" ] || { echo "usage: postgres-cluster.sh init|start|stop|destroy DIR [PORT]" >&2; exit 64; }
+
+case "$command" in
+init)
+    port="${3:?usage: postgres-cluster.sh init DIR PORT}"
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir"
+    as_owner "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log"
+    echo "$port" >"$dir/port"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir/port"
+    "$0" start "$dir"
+    ;;
+start)
+    port="$(cat "$dir/port")"
+    as_owner "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s -o \
+        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+        start
+    ;;
+stop)
+    as_owner "$PGBIN/pg_ctl" -D "$dir/data" -m immediate -w -s stop
+    ;;
+destroy)
+    if [ -f "$dir/data/postmaster.pid" ]; then as_owner "$PGBIN/pg_ctl" -D "$dir/data" -m immediate -w -s stop || true; fi
+    rm -rf "$dir"
+    ;;
+*)
+    echo "postgres-cluster: unknown command $command" >&2; exit 64
+    ;;
+esac

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs a command with a throwaway PostgreSQL 15 beside it, then removes the cluster.
+#
+#   scripts/with-postgres.sh swift test
+#   scripts/with-postgres.sh swift test --filter Storage
+#
+# The cluster listens on 127.0.0.1 on a free port, in a folder under /tmp, with fsync off (fast,
+# not durable). The command sees BAZAAR_TEST_POSTGRES_URL (the server's own database, which tests
+# use to create a database each), and BAZAAR_TEST_POSTGRES_CLUSTER (this repository's
+# scripts/postgres-cluster.sh, so a fault test can run a cluster of its own that it may stop).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+
+[ "$#" -gt 0 ] || { echo "usage: scripts/with-postgres.sh COMMAND [ARGS...]" >&2; exit 64; }
+if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then
+    echo "with-postgres: installing postgresql-15" >&2
+    apt-get update && apt-get install -y postgresql-15
+fi
+
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+dir="$(mktemp -d /tmp/bazaar-pg-XXXXXX)"
+chmod 755 "$dir"
+trap '"$ROOT/scripts/postgres-cluster.sh" destroy "$dir"' EXIT
+"$ROOT/scripts/postgres-cluster.sh" init "$dir/cluster" "$port"
+echo "with-postgres: PostgreSQL 15 on 127.0.0.1:$port ($dir)" >&2
+
+export BAZAAR_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"
+export BAZAAR_TEST_POSTGRES_CLUSTER="$ROOT/scripts/postgres-cluster.sh"
+"$@"
