@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL 15 cluster on 127.0.0.1, for tests and benchmarks (never for data you keep).
 #
 #   scripts/postgres-cluster.sh init DIR PORT    # initdb into DIR (created; fsync off), then start on PORT
+#                                                # (PORT "auto": a free one, written to DIR/port)
 #   scripts/postgres-cluster.sh start DIR        # start an initialised cluster again (same port)
 #   scripts/postgres-cluster.sh stop DIR         # stop at once (pg_ctl -m immediate): a crash, as far as clients know
 #   scripts/postgres-cluster.sh destroy DIR      # stop if running, then remove DIR
@@ -25,6 +26,9 @@ dir="${2:-}"
 case "$command" in
 init)
     port="${3:?usage: postgres-cluster.sh init DIR PORT}"
+    if [ "$port" = auto ]; then
+        port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    fi
     mkdir -p "$dir"
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     as_owner "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log"

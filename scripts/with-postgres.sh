@@ -17,11 +17,11 @@ if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then
     apt-get update && apt-get install -y postgresql-15
 fi
 
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 dir="$(mktemp -d /tmp/bazaar-pg-XXXXXX)"
 chmod 755 "$dir"
-trap '"$ROOT/scripts/postgres-cluster.sh" destroy "$dir"' EXIT
-"$ROOT/scripts/postgres-cluster.sh" init "$dir/cluster" "$port"
+trap '"$ROOT/scripts/postgres-cluster.sh" destroy "$dir/cluster"; rm -rf "$dir"' EXIT
+"$ROOT/scripts/postgres-cluster.sh" init "$dir/cluster" auto
+port="$(cat "$dir/cluster/port")"
 echo "with-postgres: PostgreSQL 15 on 127.0.0.1:$port ($dir)" >&2
 
 export BAZAAR_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres"

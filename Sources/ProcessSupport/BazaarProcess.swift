@@ -60,9 +60,30 @@ public final class BazaarProcess: @unchecked Sendable {
     ///   - bcryptCost: 4 (the minimum) keeps registration fast; 10 is the server's own default.
     ///
     /// Blocks until the server prints its URL or exits; call it through ``offPool(_:)`` from async code.
-    public init(
+    public convenience init(
         sqlitePath: String, port: Int = 0, executablePath: String = BazaarProcess.executablePath(),
         standardErrorPath: String? = nil, bcryptCost: Int = 4, extraArguments: [String] = []
+    ) throws {
+        try self.init(
+            databaseArguments: ["--sqlite", sqlitePath], environment: [:], port: port, executablePath: executablePath,
+            standardErrorPath: standardErrorPath, bcryptCost: bcryptCost, extraArguments: extraArguments)
+    }
+
+    /// Starts `bazaar-server --postgres <url>` as one replica, with `BAZAAR_SIGNING_KEY` set to
+    /// `signingKey` (base64; every replica of one database needs the same), and waits for its URL.
+    public convenience init(
+        postgresURL: String, signingKey: String, port: Int = 0, executablePath: String = BazaarProcess.executablePath(),
+        standardErrorPath: String? = nil, bcryptCost: Int = 4, extraArguments: [String] = []
+    ) throws {
+        try self.init(
+            databaseArguments: ["--postgres", postgresURL], environment: ["BAZAAR_SIGNING_KEY": signingKey], port: port,
+            executablePath: executablePath, standardErrorPath: standardErrorPath, bcryptCost: bcryptCost,
+            extraArguments: extraArguments)
+    }
+
+    private init(
+        databaseArguments: [String], environment: [String: String], port: Int, executablePath: String,
+        standardErrorPath: String?, bcryptCost: Int, extraArguments: [String]
     ) throws {
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw StartError.executableNotFound(executablePath)
@@ -70,8 +91,9 @@ public final class BazaarProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments =
-            ["--port", String(port), "--sqlite", sqlitePath, "--bcrypt-cost", String(bcryptCost), "--log-level", "warning"]
+            ["--port", String(port)] + databaseArguments + ["--bcrypt-cost", String(bcryptCost), "--log-level", "warning"]
             + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

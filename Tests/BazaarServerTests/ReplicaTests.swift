@@ -1,0 +1,128 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// Two real `bazaar-server` processes on one PostgreSQL act as one server: live events, refresh
+/// rotation, idempotency, the product list and the login throttle all hold across them.
+@Suite("Replicas on one PostgreSQL", .enabled(if: PostgresTestDatabase.isAvailable, Comment(rawValue: PostgresTestDatabase.skipReason)))
+struct ReplicaTests {
+    @Test func aMessageSentThroughOneReplicaArrivesLiveOnTheOthersSocket() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let bob = try await replicas.clientB.register("bob")
+                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+                let bobOnA = try await EventSocket.connect(baseURL: replicas.clientA.baseURL, credential: .header(bob.tokens.accessToken))
+                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                let sent = try await replicas.clientA.sendMessage("hello across", in: conversation.id, token: bob.tokens.accessToken)
+                    .decode(Message.self)
+                #expect(await adaOnB.next(timeout: .seconds(5)) == .messageCreated(sent))
+                guard case .notificationCreated(let notification)? = await adaOnB.next(timeout: .seconds(5)) else {
+                    Issue.record("expected notification.created on replica B")
+                    return
+                }
+                #expect(notification.messageId == sent.id)
+                // The sender's own socket, on replica A, hears it too; and each event exactly once.
+                #expect(await bobOnA.next(timeout: .seconds(5)) == .messageCreated(sent))
+                #expect(await adaOnB.next(timeout: .milliseconds(300)) == nil)
+                await adaOnB.close()
+                await bobOnA.close()
+            }
+        }
+    }
+
+    @Test func aRefreshTokenRotatedOnOneReplicaAndPresentedOnTheOtherRevokesTheSessionOnBoth() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let rotated = try await replicas.clientA.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                expectStatus(rotated, 200)
+                let reused = try await replicas.clientB.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                expectError(reused, 401, code: "refresh_token_reused")
+                let newTokens = try rotated.decode(Tokens.self)
+                for client in [replicas.clientA, replicas.clientB] {
+                    expectError(try await client.get(APIRoutes.me.template, token: newTokens.accessToken), 401, code: "session_revoked")
+                }
+                expectError(
+                    try await replicas.clientA.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: newTokens.refreshToken)), 401)
+            }
+        }
+    }
+
+    @Test func oneIdempotencyKeySentToBothReplicasAtOnceStoresOneMessage() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let bob = try await replicas.clientB.register("bob")
+                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                for round in 0..<10 {
+                    let key = "same-key-\(round)"
+                    async let viaA = replicas.clientA.sendMessage("once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
+                    async let viaB = replicas.clientB.sendMessage("once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
+                    let (first, second) = try await (viaA, viaB)
+                    expectStatus(first, 201)
+                    expectStatus(second, 201)
+                    #expect(try first.decode(Message.self) == second.decode(Message.self))
+                    #expect([first, second].filter { $0.header(APIHeaders.idempotentReplayed) == "true" }.count == 1)
+                }
+                let history = try await replicas.clientB.get(APIRoutes.messages.path(conversation.id) + "?limit=100", token: ada.tokens.accessToken)
+                    .decode(Page<Message>.self)
+                #expect(history.items.count == 10)
+                #expect(Set(history.items.map(\.body)).count == 10)
+            }
+        }
+    }
+
+    @Test func aProductListedOnOneReplicaAppearsInTheOthersCachedList() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                _ = try await replicas.clientA.createProduct("Lamp", token: ada.tokens.accessToken)
+                // B reads (and keeps) the list twice, so the second answer is its cached page.
+                for _ in 0..<2 {
+                    #expect(try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self).items.map(\.title) == ["Lamp"])
+                }
+                let bike = try await replicas.clientA.createProduct("Bike", token: ada.tokens.accessToken)
+                // B hears of it through NOTIFY, milliseconds after A answered.
+                let clock = ContinuousClock()
+                let start = clock.now
+                var titles: [String] = []
+                while clock.now - start < .seconds(2) {
+                    titles = try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self).items.map(\.title)
+                    if titles.first == bike.title { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                #expect(titles == ["Bike", "Lamp"])
+                #expect(clock.now - start < .milliseconds(500))
+            }
+        }
+    }
+
+    @Test func failedLoginsOnBothReplicasAddUpToOneThrottle() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                _ = try await replicas.clientA.register("ada", password: "right-password")
+                let wrong = LoginRequest(username: "ada", password: "wrong-password")
+                // The default policy refuses the sixth attempt for a username: three here, two there.
+                for client in [replicas.clientA, replicas.clientB, replicas.clientA, replicas.clientB, replicas.clientA] {
+                    expectError(try await client.post(APIRoutes.login.template, wrong), 401)
+                }
+                for client in [replicas.clientB, replicas.clientA] {
+                    let refused = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "right-password"))
+                    expectError(refused, 429, code: "too_many_attempts")
+                    #expect(Int(refused.header("Retry-After") ?? "") ?? 0 > 0)
+                }
+            }
+        }
+    }
+
+    @Test func aReplicaWithoutTheSharedSigningKeyRefusesToStart() async throws {
+        try await PostgresTestDatabase.with { database in
+            var configuration = BazaarTestHarness.configuration(directory: try BazaarTestHarness.makeTemporaryDirectory())
+            configuration.postgres = database
+            await #expect(throws: ConfigurationError.self) { try await BazaarServer(configuration: configuration) }
+        }
+    }
+}
