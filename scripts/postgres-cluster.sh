@@ -38,8 +38,14 @@ init)
     ;;
 start)
     port="$(cat "$dir/port")"
+    # The server outlives this script: it must not keep a caller's descriptors open (a caller
+    # waiting for EOF on a pipe, as Foundation's Process does to see its child exit, would hang).
+    for fd in /proc/$$/fd/*; do
+        n="${fd##*/}"
+        if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
+    done
     as_owner "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s -o \
-        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=300" \
         start
     ;;
 stop)

@@ -45,7 +45,8 @@ public struct BazaarServer: Sendable {
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
             hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: backend.throttle, hub: hub, events: backend.events,
-            metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) }, logger: logger)
+            metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
+            trustForwardedFor: configuration.trustForwardedFor, logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }

@@ -28,6 +28,10 @@ public struct BazaarServerConfiguration: Sendable {
     public var bcryptCost: Int
     /// How many failed logins lock a username or a client address out for a while.
     public var loginThrottle: LoginThrottle.Policy
+    /// Takes the client address for login throttling from the last `X-Forwarded-For` entry (the
+    /// one the proxy in front added) instead of the connection's peer. Set it only behind a proxy
+    /// that sets the header; otherwise clients could choose their own address.
+    public var trustForwardedFor: Bool
     /// Fills demo users, products and a conversation at start (only into an empty database).
     public var seedDemo: Bool
     /// The current time; tests replace it to prove expiry without sleeping.
@@ -46,6 +50,7 @@ public struct BazaarServerConfiguration: Sendable {
         signingKey: Data? = nil,
         bcryptCost: Int = 10,
         loginThrottle: LoginThrottle.Policy = .init(),
+        trustForwardedFor: Bool = false,
         seedDemo: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -60,6 +65,7 @@ public struct BazaarServerConfiguration: Sendable {
         self.signingKey = signingKey
         self.bcryptCost = bcryptCost
         self.loginThrottle = loginThrottle
+        self.trustForwardedFor = trustForwardedFor
         self.seedDemo = seedDemo
         self.now = now
     }

@@ -47,6 +47,9 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Flag(help: "Fill an empty database with demo users (password bazaar-demo), products and a conversation.")
     var seedDemo = false
 
+    @Flag(help: "Behind a proxy that sets X-Forwarded-For: throttle logins by the address it names, not the proxy's.")
+    var trustForwardedFor = false
+
     @Option(help: "Access-token lifetime in seconds.")
     var accessTokenLifetime = 900
 
@@ -92,7 +95,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
             host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", postgres: postgres,
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
-            signingKey: signingKey, bcryptCost: bcryptCost, seedDemo: seedDemo)
+            signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo)
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
         let services = server.makeServices { channel in

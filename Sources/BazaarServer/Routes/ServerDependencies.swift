@@ -18,6 +18,8 @@ struct ServerDependencies: Sendable {
     /// Encoded product pages and products, cleared when a product is added.
     let publicReads: EncodedResponseCache
     let now: @Sendable () -> Date
+    /// Whether the login throttle reads the client address from `X-Forwarded-For`.
+    let trustForwardedFor: Bool
     let logger: Logger
 
     /// A new opaque id.

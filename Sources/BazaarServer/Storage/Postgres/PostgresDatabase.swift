@@ -39,10 +39,19 @@ final class PostgresDatabase: Sendable {
         runTask = Task { await client.run() }
     }
 
-    /// Closes the pool: waits for leased connections, then closes every connection.
+    /// Closes the pool: waits (a few seconds at most) for leased connections, then closes every
+    /// connection. An operation abandoned at its deadline may still hold one; the bounded wait
+    /// keeps it from stopping the process from exiting.
     func close() async {
         runTask.cancel()
-        await runTask.value
+        let runTask = self.runTask
+        do {
+            try await Deadline.run(.seconds(5), onTimeout: { StoreError.unavailable("the pool did not close") }) {
+                await runTask.value
+            }
+        } catch {
+            logger.warning("the PostgreSQL pool did not close within 5 seconds")
+        }
     }
 
     /// Runs `body` with a pooled connection, within the deadline, failing fast while the
@@ -60,8 +69,14 @@ final class PostgresDatabase: Sendable {
     ) async throws -> Result {
         let logger = self.logger
         return try await guarded { client in
-            try await client.withTransaction(logger: logger) { connection in
-                try await body(PostgresTransaction(connection: connection, logger: logger))
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    try await body(PostgresTransaction(connection: connection, logger: logger))
+                }
+            } catch let error as PostgresTransactionError {
+                // The error that made the transaction fail, not postgres-nio's wrapper, so a lost
+                // connection is recognised as one and the store's own errors keep their meaning.
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? error
             }
         }
     }
@@ -81,17 +96,10 @@ final class PostgresDatabase: Sendable {
         let client = self.client
         let timeout = operationTimeout
         do {
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask { try await operation(client) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let result = first else {
-                    throw StoreError.unavailable("the database did not answer within \(timeout)")
-                }
-                return result
+            return try await Deadline.run(
+                timeout, onTimeout: { StoreError.unavailable("the database did not answer within \(timeout)") }
+            ) {
+                try await operation(client)
             }
         } catch let error as StoreError {
             throw error

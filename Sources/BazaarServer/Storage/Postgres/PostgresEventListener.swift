@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// One replica's ear on the shared database: a single connection that `LISTEN`s on the event
 /// channel (never one per socket) and, on each notification, reads the `live_events` rows after
@@ -23,12 +24,32 @@ struct PostgresEventListener: Service {
     let logger: Logger
 
     /// The position reached and the pause before reconnecting, kept across reconnections.
-    private final class Cursor: @unchecked Sendable {
-        // @unchecked: only the listener's own run loop reads and writes these, one step at a time
-        // (the closures that touch them run inside that loop's awaits, never beside it).
-        var lastSeq: Int64?
-        var lastPrune = ContinuousClock.now
-        var pause = Duration.milliseconds(100)
+    private final class Cursor: Sendable {
+        private struct State {
+            var lastSeq: Int64?
+            var lastPrune = ContinuousClock.now
+            var pause = Duration.milliseconds(100)
+        }
+
+        private let state = Mutex(State())
+
+        /// The last event handled; `nil` before the first connection.
+        var lastSeq: Int64? {
+            get { state.withLock { $0.lastSeq } }
+            set { state.withLock { $0.lastSeq = newValue } }
+        }
+
+        /// When old rows were last pruned.
+        var lastPrune: ContinuousClock.Instant {
+            get { state.withLock { $0.lastPrune } }
+            set { state.withLock { $0.lastPrune = newValue } }
+        }
+
+        /// The pause before the next connection attempt.
+        var pause: Duration {
+            get { state.withLock { $0.pause } }
+            set { state.withLock { $0.pause = newValue } }
+        }
     }
 
     func run() async throws {
@@ -36,7 +57,7 @@ struct PostgresEventListener: Service {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown {
-                    try await listenOnce(cursor) { cursor.pause = .milliseconds(100) }
+                    try await listenOnce(cursor)
                 }
             } catch {
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }
@@ -49,22 +70,45 @@ struct PostgresEventListener: Service {
         }
     }
 
-    /// Connects, listens and delivers until the connection fails or the task is cancelled.
-    private func listenOnce(_ cursor: Cursor, connected: () -> Void) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: try url.connectionConfiguration(), id: 1, logger: logger)
+    /// Connects and listens until the connection stops answering or the task is cancelled.
+    ///
+    /// A dropped connection does not always end postgres-nio's notification sequence, and a
+    /// query on it may never answer, so this does not wait on either: notifications are
+    /// handled in a task of their own while this one pings the connection every second under a
+    /// deadline. When a ping fails (or shutdown cancels the wait) the delivery task is cancelled,
+    /// the connection closed, and this returns at once.
+    private func listenOnce(_ cursor: Cursor) async throws {
+        let configuration = try url.connectionConfiguration()
+        let logger = self.logger
+        let connection = try await Deadline.run(.seconds(5), onTimeout: { ListenerError.timedOut }) {
+            try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        }
+        let deliveryEnded = Mutex<(any Error)?>(nil)
+        let delivery = Task {
+            do {
+                try await deliver(on: connection, cursor)
+                deliveryEnded.withLock { $0 = ListenerError.notificationsEnded }
+            } catch {
+                deliveryEnded.withLock { $0 = error }
+            }
+        }
         do {
-            try await deliver(on: connection, cursor, connected: connected)
+            while true {
+                try await Task.sleep(for: .seconds(1))
+                if let error = deliveryEnded.withLock({ $0 }) { throw error }
+                try await Deadline.run(.seconds(2), onTimeout: { ListenerError.timedOut }) {
+                    try await connection.query("SELECT 1", logger: logger)
+                }
+            }
         } catch {
-            try? await connection.close()
+            delivery.cancel()
+            Task { try? await connection.close() }
             throw error
         }
-        try? await connection.close()
-        throw ListenerError.notificationsEnded
     }
 
     /// Listens on the connection and delivers what each notification announces.
-    private func deliver(on connection: PostgresConnection, _ cursor: Cursor, connected: () -> Void) async throws {
+    private func deliver(on connection: PostgresConnection, _ cursor: Cursor) async throws {
         try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
             // Listening now: whatever commits from here on is notified, so reading now misses nothing.
             if cursor.lastSeq == nil {
@@ -75,7 +119,7 @@ struct PostgresEventListener: Service {
                 try await catchUp(connection, cursor)
             }
             availability.markUp()
-            connected()
+            cursor.pause = .milliseconds(100)
             for try await _ in notifications {
                 try await catchUp(connection, cursor)
                 try await pruneIfDue(connection, cursor)
@@ -85,6 +129,8 @@ struct PostgresEventListener: Service {
 
     /// Why listening stopped without an error of the connection's own.
     enum ListenerError: Error {
+        /// Connecting or a ping took longer than its deadline.
+        case timedOut
         /// The notification sequence finished (the connection closed).
         case notificationsEnded
     }

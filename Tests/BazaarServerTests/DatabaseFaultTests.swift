@@ -1,0 +1,122 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// PostgreSQL stopped at once under two replicas while a client sends: requests answer 503 fast,
+/// and when it is back the replicas recover by themselves with nothing lost or doubled.
+@Suite(
+    "Replicas through a PostgreSQL restart",
+    .enabled(if: ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_CLUSTER"] != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+struct DatabaseFaultTests {
+    /// What the sending client saw.
+    struct SendReport: Sendable {
+        var acknowledged: [String: Message] = [:]
+        var statuses: [Int: Int] = [:]
+        var transportErrors = 0
+        var slowestRefusal: Duration = .zero
+    }
+
+    @Test func requestsFailFastDuringTheOutageAndTheReplicasRecoverWithoutARestart() async throws {
+        let cluster = try await PostgresCluster.make()
+        do {
+            try await ReplicaPair.run(on: cluster.url) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let bob = try await replicas.clientB.register("bob")
+                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+
+                // Bob sends without pause through replica A; a refused send is tried again with the same key.
+                let stopSending = Counter()
+                let sender = Task { () -> SendReport in
+                    var report = SendReport()
+                    var index = 0
+                    let clock = ContinuousClock()
+                    while stopSending.value == 0 {
+                        let key = "fault-\(index)"
+                        let start = clock.now
+                        do {
+                            let response = try await replicas.clientA.sendMessage(
+                                "message \(index)", in: conversation.id, token: bob.tokens.accessToken, key: key)
+                            report.statuses[response.status, default: 0] += 1
+                            if response.status == 201 {
+                                report.acknowledged[key] = try response.decode(Message.self)
+                                index += 1
+                                continue
+                            }
+                            if response.status == 503 {
+                                report.slowestRefusal = max(report.slowestRefusal, clock.now - start)
+                                #expect(response.header("Retry-After") != nil)
+                            }
+                        } catch {
+                            report.transportErrors += 1
+                        }
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                    return report
+                }
+
+                try await Task.sleep(for: .milliseconds(700))
+                try await cluster.stopImmediately()
+                try await Task.sleep(for: .milliseconds(500))
+                for client in [replicas.clientA, replicas.clientB] {
+                    let health = try await client.get("/health")
+                    expectError(health, 503, code: "service_unavailable")
+                }
+                try await Task.sleep(for: .seconds(2))
+                try await cluster.start()
+
+                // Without restarting the replicas: both healthy again within a few seconds.
+                let clock = ContinuousClock()
+                let restarted = clock.now
+                for client in [replicas.clientA, replicas.clientB] {
+                    while try await client.get("/health").status != 200 {
+                        #expect(clock.now - restarted < .seconds(30), "replica did not recover")
+                        if clock.now - restarted > .seconds(30) { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                stopSending.increment()
+                let report = await sender.value
+
+                // Refusals were quick 503s, never hangs or 500s; some sends were refused, many acknowledged.
+                #expect(Set(report.statuses.keys).isSubset(of: [201, 503]), "statuses: \(report.statuses)\n\(replicas.logs())")
+                #expect(report.statuses[503, default: 0] > 0, "the outage refused nothing: \(report.statuses)")
+                #expect(report.slowestRefusal < .seconds(3), "slowest 503: \(report.slowestRefusal)")
+                #expect(report.transportErrors == 0)
+                #expect(report.acknowledged.count > 5)
+
+                // Every acknowledged message is stored exactly once.
+                var history: [Message] = []
+                var before: String?
+                repeat {
+                    let path = APIRoutes.messages.path(conversation.id) + "?limit=100" + (before.map { "&before=\($0)" } ?? "")
+                    let page = try await replicas.clientB.get(path, token: ada.tokens.accessToken).decode(Page<Message>.self)
+                    history += page.items
+                    before = page.nextCursor
+                } while before != nil
+                #expect(history.count == report.acknowledged.count)
+                #expect(Set(history.map(\.id)) == Set(report.acknowledged.values.map(\.id)))
+
+                // Live delivery works again on the replica that did not take the send.
+                let after = try await replicas.clientA.sendMessage("after the restart", in: conversation.id, token: bob.tokens.accessToken)
+                    .decode(Message.self)
+                var heard = false
+                while let event = await adaOnB.next(timeout: .seconds(5)) {
+                    if event == .messageCreated(after) {
+                        heard = true
+                        break
+                    }
+                }
+                #expect(heard, "the message after the restart did not reach B's socket")
+                await adaOnB.close()
+            }
+        } catch {
+            await cluster.destroy()
+            throw error
+        }
+        await cluster.destroy()
+    }
+}
