@@ -14,8 +14,12 @@ struct CrashCommand: AsyncParsableCommand {
             conversation is read back page by page: each acknowledged message must be there exactly \
             once, no body twice, unacknowledged ones at most once.
 
+            With --postgres URL, --replicas servers (2 by default) run on that database with one \
+            signing key; clients are spread over them and the kills hit each replica in turn.
+
             Long form: bazaar-reliability crash --clients 16 --kills 20 --messages-per-client 500
             Client re-sends too: bazaar-reliability crash --kit-attempts 2 --kills 5
+            Replicas: bazaar-reliability crash --postgres postgres://postgres@127.0.0.1:5432/bazaar --replicas 2
             """
     )
 
@@ -31,6 +35,12 @@ struct CrashCommand: AsyncParsableCommand {
     @Option(help: "Attempts the kit makes per send before the client re-sends it with the same key (2 makes client re-sends happen).")
     var kitAttempts = 40
 
+    @Option(help: "Run replicas on this PostgreSQL database instead of one server on SQLite.")
+    var postgres: String?
+
+    @Option(help: "With --postgres: how many replicas.")
+    var replicas = 2
+
     @OptionGroup var server: ServerOptions
 
     /// Checks the numbers make a meaningful run.
@@ -39,6 +49,7 @@ struct CrashCommand: AsyncParsableCommand {
         guard kills >= 0 else { throw ValidationError("--kills must not be negative") }
         guard messagesPerClient >= 1 else { throw ValidationError("--messages-per-client must be at least 1") }
         guard kitAttempts >= 1 else { throw ValidationError("--kit-attempts must be at least 1") }
+        guard (1...16).contains(replicas) else { throw ValidationError("--replicas must be 1-16") }
         guard clients * messagesPerClient >= 4 * (kills + 1) else {
             throw ValidationError("too few messages for \(kills) kills: send at least \(4 * (kills + 1)) in all")
         }
@@ -46,10 +57,12 @@ struct CrashCommand: AsyncParsableCommand {
 
     /// Runs the crash run, prints the report, and fails with the first violation.
     func run() async throws {
-        Output.line("crash: \(clients) clients × \(messagesPerClient) messages, \(kills) kills")
+        let database: ServerSupervisor.Database = postgres.map { .postgres(url: $0, replicas: replicas) } ?? .sqlite
+        let servers = postgres == nil ? "one server on SQLite" : "\(replicas) replicas on PostgreSQL"
+        Output.line("crash: \(clients) clients × \(messagesPerClient) messages, \(kills) kills, \(servers)")
         let report = try await CrashRun(
             clients: clients, kills: kills, messagesPerClient: messagesPerClient, kitAttempts: kitAttempts,
-            executablePath: server.executablePath
+            executablePath: server.executablePath, database: database
         ).run()
         for line in report.lines { Output.line("  " + line) }
         let violations = report.violations

@@ -17,12 +17,15 @@ struct CrashRun {
     let kitAttempts: Int
     /// The `bazaar-server` executable.
     let executablePath: String
+    /// One server on SQLite, or replicas on PostgreSQL (a client per replica, kills in turn).
+    var database: ServerSupervisor.Database = .sqlite
 
     /// Runs it and returns the report; the server's folder is kept (and named) when it fails.
     func run() async throws -> CrashReport {
         let started = ContinuousClock.now
-        let supervisor = try await ServerSupervisor.start(executablePath: executablePath)
-        Output.line("bazaar-server on \(supervisor.baseURL) (database \(await supervisor.databasePath))")
+        let supervisor = try await ServerSupervisor.start(executablePath: executablePath, database: database)
+        let urls = supervisor.baseURLs.map(\.absoluteString).joined(separator: ", ")
+        Output.line("bazaar-server on \(urls) (database \(await supervisor.databasePath))")
         var report: CrashReport
         do {
             report = try await burstAndAudit(supervisor: supervisor)
@@ -52,14 +55,16 @@ struct CrashRun {
             transport: CountingTransport(base: AsyncHTTPClientTransport(), statistics: statistics),
             interceptors: [ReplayObserver(statistics: statistics)], retryPolicy: .ridingOutRestarts(attempts: kitAttempts),
             timeout: .seconds(10))
-        let client = APIClient.bazaar(baseURL: supervisor.baseURL, performer: performer)
+        // One client per server; sender i talks to server i mod n, the inbox reads through the first.
+        let replicaClients = supervisor.baseURLs.map { APIClient.bazaar(baseURL: $0, performer: performer) }
         let run = UUID().uuidString.prefix(6).lowercased()
 
-        let inbox = try await RunUser.register("inbox_\(run)", client: client)
+        let inbox = try await RunUser.register("inbox_\(run)", client: replicaClients[0])
         var senders: [UserSession] = []
         var conversationIDs: [String] = []
         for index in 0..<clients {
-            let sender = try await RunUser.register("sender\(index)_\(run)", client: client)
+            let sender = try await RunUser.register(
+                "sender\(index)_\(run)", client: replicaClients[index % replicaClients.count])
             let conversation = try await sender.network.request(
                 BazaarEndpoints.startConversation(StartConversationRequest(userId: inbox.userID)))
             senders.append(sender)

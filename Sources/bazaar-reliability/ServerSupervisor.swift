@@ -1,77 +1,131 @@
 import Foundation
 import ProcessSupport
 
-/// Owns the `bazaar-server` child process of a run: its temporary folder (the SQLite file, the
-/// signing key, the server's standard error), its port, and the SIGKILL-and-restart cycle.
+/// Owns the `bazaar-server` child processes of a run: one on SQLite, or several replicas on one
+/// PostgreSQL database; its temporary folder (the SQLite file, the signing key, the servers'
+/// standard error), their ports, and the SIGKILL-and-restart cycle.
 ///
-/// An actor, so the process is only ever touched by one call at a time; the blocking calls (start,
-/// kill and wait) run off Swift's cooperative pool.
+/// An actor, so the processes are only ever touched by one call at a time; the blocking calls
+/// (start, kill and wait) run off Swift's cooperative pool.
 actor ServerSupervisor {
+    /// Where the servers keep their data.
+    enum Database: Sendable {
+        /// One server on a SQLite file in the run's folder.
+        case sqlite
+        /// `replicas` servers on this PostgreSQL URL, signing with one key.
+        case postgres(url: String, replicas: Int)
+    }
+
     /// The folder holding the database, the signing key and `server.log`.
     let directory: URL
     /// The `bazaar-server` executable.
     let executablePath: String
-    /// The port the server listens on, kept across restarts.
-    let port: Int
-    /// Where the server listens.
-    let baseURL: URL
-    /// The current server process.
-    private var process: BazaarProcess
+    /// Where the data lives.
+    let database: Database
+    /// The key every replica signs with (PostgreSQL only).
+    private let signingKey: String
+    /// The ports the servers listen on, kept across restarts.
+    let ports: [Int]
+    /// Where each server listens.
+    let baseURLs: [URL]
+    /// The current server processes, one per port.
+    private var processes: [BazaarProcess]
+    /// The replica the next kill hits.
+    private var nextVictim = 0
 
-    /// The SQLite file.
-    var databasePath: String { directory.appendingPathComponent("bazaar.sqlite").path }
+    /// The first server's port.
+    nonisolated var port: Int { ports[0] }
+    /// The first server's URL.
+    nonisolated var baseURL: URL { baseURLs[0] }
+
+    /// The SQLite file, or the PostgreSQL URL.
+    var databasePath: String {
+        switch database {
+        case .sqlite: directory.appendingPathComponent("bazaar.sqlite").path
+        case .postgres(let url, _): url
+        }
+    }
     /// The file the server's standard error goes to.
     var logPath: String { directory.appendingPathComponent("server.log").path }
 
-    /// Starts `bazaar-server` on a new temporary database, on a port below the ephemeral range
+    /// Starts the servers on a new temporary folder, each on a port below the ephemeral range
     /// (see ``ListenPort``), trying another port when one is taken.
-    static func start(executablePath: String) async throws -> ServerSupervisor {
+    static func start(executablePath: String, database: Database = .sqlite) async throws -> ServerSupervisor {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bazaar-reliability-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = directory.appendingPathComponent("bazaar.sqlite").path
-        let log = directory.appendingPathComponent("server.log").path
-        var lastError: (any Error)?
-        for port in ListenPort.candidates(count: 8) {
+        let signingKey = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+        let count: Int
+        switch database {
+        case .sqlite: count = 1
+        case .postgres(_, let replicas): count = replicas
+        }
+        var processes: [BazaarProcess] = []
+        var candidates = ListenPort.candidates(count: 8 * count)
+        while processes.count < count {
+            guard let port = candidates.popLast() else { throw ReliabilityFailure("bazaar-server did not start") }
             do {
-                let process = try await offPool {
-                    try BazaarProcess(sqlitePath: database, port: port, executablePath: executablePath, standardErrorPath: log)
-                }
-                return ServerSupervisor(directory: directory, executablePath: executablePath, process: process)
+                processes.append(
+                    try await launch(
+                        database, index: processes.count, port: port, directory: directory, executablePath: executablePath,
+                        signingKey: signingKey))
             } catch let error as BazaarProcess.StartError {
                 if case .executableNotFound = error { throw error }
-                lastError = error
+                if candidates.isEmpty { throw error }
             }
         }
-        throw lastError ?? ReliabilityFailure("bazaar-server did not start")
+        return ServerSupervisor(
+            directory: directory, executablePath: executablePath, database: database, signingKey: signingKey, processes: processes)
     }
 
-    /// Takes over a started process.
-    private init(directory: URL, executablePath: String, process: BazaarProcess) {
+    /// Starts server `index` on `port`.
+    private static func launch(
+        _ database: Database, index: Int, port: Int, directory: URL, executablePath: String, signingKey: String
+    ) async throws -> BazaarProcess {
+        let log = directory.appendingPathComponent(index == 0 ? "server.log" : "server-\(index).log").path
+        switch database {
+        case .sqlite:
+            let path = directory.appendingPathComponent("bazaar.sqlite").path
+            return try await offPool {
+                try BazaarProcess(sqlitePath: path, port: port, executablePath: executablePath, standardErrorPath: log)
+            }
+        case .postgres(let url, _):
+            return try await offPool {
+                try BazaarProcess(
+                    postgresURL: url, signingKey: signingKey, port: port, executablePath: executablePath, standardErrorPath: log)
+            }
+        }
+    }
+
+    /// Takes over started processes.
+    private init(directory: URL, executablePath: String, database: Database, signingKey: String, processes: [BazaarProcess]) {
         self.directory = directory
         self.executablePath = executablePath
-        self.process = process
-        port = process.port
-        baseURL = process.baseURL
+        self.database = database
+        self.signingKey = signingKey
+        self.processes = processes
+        ports = processes.map(\.port)
+        baseURLs = processes.map(\.baseURL)
     }
 
-    /// Whether the server process is still alive.
-    var isRunning: Bool { process.isRunning }
+    /// Whether every server process is still alive.
+    var isRunning: Bool { processes.allSatisfy(\.isRunning) }
 
-    /// Kills the server with SIGKILL and starts it again on the same port and database; returns
-    /// how long that took, from the kill to the new process printing its URL.
+    /// Kills one server (each in turn) with SIGKILL and starts it again on the same port and
+    /// database; returns how long that took, from the kill to the new process printing its URL.
     func killAndRestart() async throws -> Duration {
         let started = ContinuousClock.now
-        let old = process
+        let victim = nextVictim
+        nextVictim = (nextVictim + 1) % processes.count
+        let old = processes[victim]
         try await offPool { old.kill9() }
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let (database, port, executable, log) = (databasePath, port, executablePath, logPath)
-                process = try await offPool {
-                    try BazaarProcess(sqlitePath: database, port: port, executablePath: executable, standardErrorPath: log)
-                }
+                processes[victim] = try await Self.launch(
+                    database, index: victim, port: ports[victim], directory: directory, executablePath: executablePath,
+                    signingKey: signingKey)
                 return ContinuousClock.now - started
             } catch where attempt < 20 {
                 // The port may be released a moment after the old process is reaped.
@@ -80,10 +134,11 @@ actor ServerSupervisor {
         }
     }
 
-    /// Stops the server with SIGTERM, and removes the temporary folder when `keepFiles` is false.
+    /// Stops the servers with SIGTERM, and removes the temporary folder when `keepFiles` is false.
     func stop(keepFiles: Bool) async {
-        let current = process
-        _ = try? await offPool { current.terminate() }
+        for current in processes {
+            _ = try? await offPool { current.terminate() }
+        }
         if !keepFiles {
             try? FileManager.default.removeItem(at: directory)
         }
@@ -92,7 +147,9 @@ actor ServerSupervisor {
     /// The error and critical lines the server logged, without their timestamps, each with how
     /// often it was logged, most frequent first.
     func loggedErrors() -> [(line: String, count: Int)] {
-        guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
+        let logs = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") } ?? []
+        let text = logs.compactMap { try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8) }
+            .joined(separator: "\n")
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 1)
