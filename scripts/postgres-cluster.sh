@@ -7,6 +7,10 @@
 #   scripts/postgres-cluster.sh stop DIR         # stop at once (pg_ctl -m immediate): a crash, as far as clients know
 #   scripts/postgres-cluster.sh destroy DIR      # stop if running, then remove DIR
 #
+# fsync is off (fast; a crash of the server process loses nothing, a crash of the machine could),
+# synchronous_commit stays on, so a commit that answered survives `stop`. PG_DURABLE=1 at init
+# keeps fsync and full-page writes on (for benchmarks that compare against SQLite's fsync).
+#
 # PostgreSQL refuses to run as root, so as root (CI) the server runs as the `postgres` user through
 # runuser, and DIR must be somewhere that user can enter (under /tmp). Prints nothing on success
 # except what pg_ctl says; the connection URL is postgres://postgres@127.0.0.1:PORT/postgres.
@@ -19,9 +23,13 @@ as_owner() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 command="${1:-}"
 dir="${2:-}"
 [ -n "$command" ] && [ -n "$dir" ] || { echo "usage: postgres-cluster.sh init|start|stop|destroy DIR [PORT]" >&2; exit 64; }
+dir="$(realpath -m "$dir")"
+# pg_ctl as the postgres user must be able to enter the working directory.
+cd /tmp
 
 case "$command" in
 init)
@@ -33,8 +41,9 @@ init)
     [ "$(id -u)" = 0 ] && chown postgres "$dir"
     as_owner "$PGBIN/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync >"$dir/initdb.log"
     echo "$port" >"$dir/port"
-    [ "$(id -u)" = 0 ] && chown postgres "$dir/port"
-    "$0" start "$dir"
+    if [ "${PG_DURABLE:-0}" = 1 ]; then echo "-c fsync=on -c full_page_writes=on" >"$dir/options"
+    else echo "-c fsync=off -c full_page_writes=off" >"$dir/options"; fi
+    "$SELF" start "$dir"
     ;;
 start)
     port="$(cat "$dir/port")"
@@ -45,7 +54,7 @@ start)
         if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi
     done
     as_owner "$PGBIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s -o \
-        "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=300" \
+        "-c listen_addresses=127.0.0.1 -p $port -k $dir $(cat "$dir/options") -c max_connections=300" \
         start
     ;;
 stop)

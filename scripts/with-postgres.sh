@@ -4,8 +4,8 @@
 #   scripts/with-postgres.sh swift test
 #   scripts/with-postgres.sh swift test --filter Storage
 #
-# The cluster listens on 127.0.0.1 on a free port, in a folder under /tmp, with fsync off (fast,
-# not durable). The command sees BAZAAR_TEST_POSTGRES_URL (the server's own database, which tests
+# The cluster listens on 127.0.0.1 on a free port, in a folder under /tmp, with fsync off (fast;
+# PG_DURABLE=1 turns it on, for benchmarks). The command sees BAZAAR_TEST_POSTGRES_URL (the server's own database, which tests
 # use to create a database each), and BAZAAR_TEST_POSTGRES_CLUSTER (this repository's
 # scripts/postgres-cluster.sh, so a fault test can run a cluster of its own that it may stop).
 set -euo pipefail

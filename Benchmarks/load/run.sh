@@ -3,6 +3,13 @@
 # answering the same bytes (the ceiling), plus a product-read-only comparison reported as a ratio.
 #
 #   Benchmarks/load/run.sh [--duration 30] [--connections 64] [--warmup 5] [--mix SPEC] [--no-pin] [--no-build]
+#                          [--postgres URL]
+#
+# With --postgres URL the same workloads also run against bazaar-server on that PostgreSQL
+# database (an empty one: it is seeded here), plus a send-only workload on each backend for the
+# write cost per message (server CPU and, for PostgreSQL, the postgres processes' CPU).
+# `scripts/with-postgres.sh` with PG_DURABLE=1 gives a throwaway cluster with fsync on:
+#   PG_DURABLE=1 scripts/with-postgres.sh bash -c 'Benchmarks/load/run.sh --postgres "$BAZAAR_TEST_POSTGRES_URL"'
 #
 # Needs: wrk (apt-get install -y wrk), python3 (stdlib only), the Swift toolchain, taskset (util-linux).
 # What it does, in order:
@@ -33,6 +40,7 @@ WARMUP=5
 MIX="list:300,search:150,product:250,history:150,send:149,login:1"
 PIN=1
 BUILD=1
+POSTGRES=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --duration) DURATION="$2"; shift 2 ;;
@@ -41,6 +49,7 @@ while [ $# -gt 0 ]; do
         --mix) MIX="$2"; shift 2 ;;
         --no-pin) PIN=0; shift ;;
         --no-build) BUILD=0; shift ;;
+        --postgres) POSTGRES="$2"; shift 2 ;;
         -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
     esac
@@ -107,6 +116,16 @@ cpu_seconds() {
     awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$1/stat"
 }
 
+# postgres_cpu_seconds: user+system CPU seconds of every running postgres process (0 without any);
+# backends come and go with connections, so only the deltas of one run are meaningful.
+postgres_cpu_seconds() {
+    local total=0 pid
+    for pid in $(pgrep -x postgres || true); do
+        total="$(awk -v t="$total" -v hz="$(getconf CLK_TCK)" '{ print t + ($14 + $15) / hz }' "/proc/$pid/stat" 2>/dev/null || echo "$total")"
+    done
+    echo "$total"
+}
+
 # measure LABEL TARGET SCRIPT [MIX]: a discarded warm-up, then the measured wrk run; appends a RESULT line.
 measure() {
     local label="$1" target="$2" script="$3" mix="${4:-}"
@@ -114,16 +133,19 @@ measure() {
         "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$HERE/$script" "$URL" \
             -- "$WORK/data/data.lua" "$mix" >/dev/null
     fi
-    local before after
+    local before after pg_before pg_after
     before="$(cpu_seconds "$CHILD")"
-    echo "measuring: $label ($DURATION s, $CONNECTIONS connections)…" >&2
+    pg_before="$(postgres_cpu_seconds)"
+    echo "measuring: $label on $target ($DURATION s, $CONNECTIONS connections)…" >&2
     "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$HERE/$script" "$URL" \
         -- "$WORK/data/data.lua" "$mix" >"$WORK/wrk.out"
     after="$(cpu_seconds "$CHILD")"
+    pg_after="$(postgres_cpu_seconds)"
     local line
     line="$(grep '^RESULT ' "$WORK/wrk.out" | sed 's/^RESULT //')" || { cat "$WORK/wrk.out" >&2; exit 70; }
-    printf '{"label":"%s","target":"%s","server_cpu_s":%s,"run":%s}\n' \
-        "$label" "$target" "$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
+    printf '{"label":"%s","target":"%s","server_cpu_s":%s,"postgres_cpu_s":%s,"run":%s}\n' \
+        "$label" "$target" "$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" \
+        "$(awk -v a="$pg_before" -v b="$pg_after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
 }
 
 SERVER_ARGS=(--port 0 --sqlite "$WORK/bazaar.sqlite" --bcrypt-cost 10 --access-token-lifetime 86400 --log-level error)
@@ -146,7 +168,23 @@ if now != open(sys.argv[2], "rb").read():
     sys.exit("run.sh: GET /v1/products?limit=20 changed during the mix; the comparison would be unfair")
 EOF
 measure "product reads" "bazaar-server" products.lua
+if [ -n "$POSTGRES" ]; then measure "sends" "bazaar-server" mix.lua "send:1000"; fi
 stop
+
+if [ -n "$POSTGRES" ]; then
+    echo "starting bazaar-server on PostgreSQL (release, bcrypt cost 10, $PLACEMENT)…" >&2
+    PG_ARGS=(--port 0 --postgres "$POSTGRES" --bcrypt-cost 10 --access-token-lifetime 86400 --log-level error)
+    BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" start server-pg "${SERVER_CPU[@]}" "$SERVER_BIN" "${PG_ARGS[@]}"
+    mkdir -p "$WORK/data-pg"
+    python3 "$HERE/seed.py" "$URL" "$WORK/data-pg"
+    SQLITE_DATA="$WORK/data"
+    mv "$WORK/data" "$WORK/data-sqlite" && mv "$WORK/data-pg" "$WORK/data"
+    measure "mix" "bazaar-server/postgres" mix.lua "$MIX"
+    measure "product reads" "bazaar-server/postgres" products.lua
+    measure "sends" "bazaar-server/postgres" mix.lua "send:1000"
+    stop
+    mv "$WORK/data" "$WORK/data-pg" && mv "$WORK/data-sqlite" "$SQLITE_DATA"
+fi
 
 echo "starting bare-route (release, $PLACEMENT)…" >&2
 start bare "${SERVER_CPU[@]}" "$BARE_BIN" "${BARE_ARGS[@]}"
@@ -158,6 +196,8 @@ python3 - "$WORK/results.jsonl" "$DURATION" "$CONNECTIONS" "$PLACEMENT" "$MIX" <
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 duration, connections, placement, mix = sys.argv[2:6]
+def per_request_ms(row, key):
+    return row[key] / max(row["run"]["requests"], 1) * 1000
 def ms(us): return f"{us / 1000:.2f}"
 print(f"\nload: wrk -t1 -c{connections}, {duration} s per run after a warm-up, {placement}; "
       f"bazaar-server release, SQLite, bcrypt cost 10")
@@ -190,6 +230,15 @@ ratio = server["rps"] / bare["rps"]
 print(f"\nmix: bazaar-server {mix_server['rps']:.0f} req/s = {mix_server['rps'] / mix_bare['rps']:.2f} of the bare-route ceiling ({mix_bare['rps']:.0f} req/s)")
 print(f"product reads (GET /v1/products?limit=20): bazaar-server {server['rps']:.0f} req/s vs bare-route "
       f"{bare['rps']:.0f} req/s = {ratio:.2f} of the ceiling (target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'})")
+if ("product reads", "bazaar-server/postgres") in by:
+    pg_reads, pg_mix = by[("product reads", "bazaar-server/postgres")], by[("mix", "bazaar-server/postgres")]
+    print(f"on PostgreSQL: product reads {pg_reads['rps']:.0f} req/s = {pg_reads['rps'] / bare['rps']:.2f} of the ceiling; "
+          f"mix {pg_mix['rps']:.0f} req/s = {pg_mix['rps'] / mix_bare['rps']:.2f} of the ceiling")
+for row in rows:
+    if row["label"] == "sends":
+        print(f"write cost per message send on {row['target']}: {row['run']['rps']:.0f} sends/s, "
+              f"server CPU {per_request_ms(row, 'server_cpu_s'):.2f} ms, postgres CPU {per_request_ms(row, 'postgres_cpu_s'):.2f} ms "
+              f"(p50 {row['run']['p50_us'] / 1000:.2f} ms, p99 {row['run']['p99_us'] / 1000:.2f} ms)")
 failed = sum(r["run"]["non2xx"] + sum(r["run"]["socket_errors"].values()) for r in rows)
 if failed:
     print(f"\nWARNING: {failed} non-2xx answers or socket errors (see above)")

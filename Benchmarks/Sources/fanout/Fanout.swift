@@ -56,6 +56,13 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Use this running server instead of starting one (users are registered on it).")
     var serverUrl: String?
 
+    @Option(
+        help: """
+            Connect the sockets to this server instead (another replica on the same PostgreSQL \
+            database as --server-url): messages are sent to one replica and received from the other.
+            """)
+    var socketUrl: String?
+
     @Option(help: "bcrypt cost of the server started here (4 keeps registration fast; logins are not measured).")
     var bcryptCost = 4
 
@@ -133,7 +140,8 @@ struct Fanout: AsyncParsableCommand {
         let total = warmup + messages
         let recorder = Recorder(messages: total, sockets: clients)
         let logger = Logger(label: "fanout")
-        let wsBase = baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
+        let socketBase = socketUrl ?? baseURL.absoluteString
+        let wsBase = socketBase.replacingOccurrences(of: "http://", with: "ws://")
 
         /// Connects the sockets into `group`, sends, waits for the deliveries and summarises.
         func run(group: inout ThrowingTaskGroup<Void, any Error>) async throws -> Summary {

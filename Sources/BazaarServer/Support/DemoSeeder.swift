@@ -16,9 +16,14 @@ struct DemoSeeder {
         let hash = try await deps.hasher.hash(Self.password)
         var users: [String: User] = [:]
         for (username, name) in [("ada", "Ada Lovelace"), ("bob", "Bob Diddley"), ("cyd", "Cyd Charisse")] {
-            let record = try await deps.store.createUser(
-                NewUser(id: deps.newId(), username: username, displayName: name, passwordHash: hash, createdAt: deps.now()))
-            users[username] = record.user
+            do {
+                let record = try await deps.store.createUser(
+                    NewUser(id: deps.newId(), username: username, displayName: name, passwordHash: hash, createdAt: deps.now()))
+                users[username] = record.user
+            } catch StoreError.conflict {
+                // Another replica started with --seed-demo at the same moment and is seeding.
+                return
+            }
         }
         guard let ada = users["ada"], let bob = users["bob"] else { return }
         let listings: [(User, String, String, Int, String)] = [

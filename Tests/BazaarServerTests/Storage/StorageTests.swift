@@ -73,9 +73,9 @@ struct StorageTests {
     @Test(arguments: StorageKind.available)
     func aRefreshTokenRotatesOnceAndItsReuseRevokesTheSession(storage: StorageKind) async throws {
         try await storage.withStore { store in
-            let ada = try await StoreFixtures(store).user("ada")
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
-            try await store.createSession(id: "s1", userId: ada.id, refreshTokenHash: "t1", expiresAt: now + 60, now: now)
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.session("s1", refreshTokenHash: "t1")
+            let now = fixtures.now
             #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now) == .rotated(userId: ada.id, sessionId: "s1"))
             #expect(try await store.isSessionActive(id: "s1"))
             #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t3", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s1"))
@@ -89,9 +89,9 @@ struct StorageTests {
     @Test(arguments: StorageKind.available)
     func anExpiredRefreshTokenIsInvalidAndLogoutEndsTheSession(storage: StorageKind) async throws {
         try await storage.withStore { store in
-            let ada = try await StoreFixtures(store).user("ada")
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
-            try await store.createSession(id: "s1", userId: ada.id, refreshTokenHash: "t1", expiresAt: now + 60, now: now)
+            let fixtures = StoreFixtures(store)
+            _ = try await fixtures.session("s1", refreshTokenHash: "t1")
+            let now = fixtures.now
             #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now + 61) == .invalid)
             try await store.revokeSession(id: "s1", now: now)
             #expect(try await store.isSessionActive(id: "s1") == false)
@@ -102,9 +102,9 @@ struct StorageTests {
     @Test(arguments: StorageKind.available)
     func oneRefreshTokenSpentTwiceAtOnceRotatesOnceAndRevokesTheSession(storage: StorageKind) async throws {
         try await storage.withStore { store in
-            let ada = try await StoreFixtures(store).user("ada")
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
-            try await store.createSession(id: "s1", userId: ada.id, refreshTokenHash: "t1", expiresAt: now + 60, now: now)
+            let fixtures = StoreFixtures(store)
+            _ = try await fixtures.session("s1", refreshTokenHash: "t1")
+            let now = fixtures.now
             let outcomes = try await withThrowingTaskGroup(of: RefreshOutcome.self) { group in
                 for index in 0..<2 {
                     group.addTask {

@@ -20,6 +20,13 @@ struct StoreFixtures {
         ).user
     }
 
+    /// A user "ada" with a session `id` whose first refresh token (hash) lives a minute from `now`.
+    func session(_ id: String, refreshTokenHash: String) async throws -> User {
+        let ada = try await user("ada")
+        try await store.createSession(id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, now: now)
+        return ada
+    }
+
     func product(_ title: String, seller: User, description: String = "Used, works.") async throws -> Product {
         let product = Product(
             id: Self.id(), sellerId: seller.id, title: title, description: description, priceCents: 1_000, currency: "EUR",
