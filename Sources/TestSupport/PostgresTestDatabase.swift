@@ -48,6 +48,22 @@ public enum PostgresTestDatabase {
         }
     }
 
+    /// Ends every replica's event-listener connection to `database` (as a dropped network link
+    /// would); returns how many were ended.
+    public static func terminateListeners(on database: PostgresURL) async throws -> Int {
+        guard let server = serverURL else { throw HelperError.notConfigured }
+        let ended = Counter()
+        try await onServer(server) { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE application_name = \(PostgresURL.listenerApplicationName) AND datname = \(database.database)
+                """, logger: logger)
+            for try await terminated in rows.decode(Bool.self) where terminated { ended.increment() }
+        }
+        return ended.value
+    }
+
     /// Runs `body` with a new database, dropped afterwards.
     public static func with<Result: Sendable>(_ body: (PostgresURL) async throws -> Result) async throws -> Result {
         let database = try await create()

@@ -33,6 +33,32 @@ struct ReplicaTests {
         }
     }
 
+    @Test func eventsWrittenWhileAReplicasListenerWasCutOffAreDeliveredWhenItListensAgain() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let bob = try await replicas.clientB.register("bob")
+                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                // Both replicas' listening connections drop; the sends land before they notice
+                // (a ping a second) and reconnect, so their NOTIFYs reach no one.
+                #expect(try await PostgresTestDatabase.terminateListeners(on: database) == 2)
+                var sent: [Message] = []
+                for number in 0..<3 {
+                    sent.append(
+                        try await replicas.clientA.sendMessage("in the gap \(number)", in: conversation.id, token: bob.tokens.accessToken)
+                            .decode(Message.self))
+                }
+                var received: [Message] = []
+                while received.count < sent.count, let event = await adaOnB.next(timeout: .seconds(10)) {
+                    if case .messageCreated(let message) = event { received.append(message) }
+                }
+                #expect(received == sent, "replica B's log:\n\(replicas.logs())")
+                await adaOnB.close()
+            }
+        }
+    }
+
     @Test func aRefreshTokenRotatedOnOneReplicaAndPresentedOnTheOtherRevokesTheSessionOnBoth() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in

@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 
 /// The database a server runs on, with everything that must live beside it: the store, the
@@ -34,9 +35,11 @@ public struct StorageBackend: Sendable {
         let database = PostgresDatabase(
             url: url, maximumConnections: configuration.databaseConnections,
             operationTimeout: configuration.databaseTimeout, logger: logger)
+        // Events from here on are this replica's to deliver, also those written before its listener connects.
+        let startAfter = try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0
         let listener = PostgresEventListener(
             url: url, hub: hub, publicReads: publicReads, availability: database.availability,
-            retention: max(configuration.loginThrottle.window, .seconds(600)), now: now, logger: logger)
+            retention: max(configuration.loginThrottle.window, .seconds(600)), startAfter: startAfter, now: now, logger: logger)
         return StorageBackend(
             store: PostgresStore(database: database),
             throttle: PostgresLoginThrottle(database: database, policy: configuration.loginThrottle, now: now),

@@ -20,6 +20,8 @@ struct PostgresEventListener: Service {
     let availability: DatabaseAvailability
     /// How long handled events and login failures are kept.
     let retention: Duration
+    /// The last event written before this replica started: it delivers those after it.
+    let startAfter: Int64
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -33,7 +35,7 @@ struct PostgresEventListener: Service {
 
         private let state = Mutex(State())
 
-        /// The last event handled; `nil` before the first connection.
+        /// The last event handled.
         var lastSeq: Int64? {
             get { state.withLock { $0.lastSeq } }
             set { state.withLock { $0.lastSeq = newValue } }
@@ -54,6 +56,7 @@ struct PostgresEventListener: Service {
 
     func run() async throws {
         let cursor = Cursor()
+        cursor.lastSeq = startAfter
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown {
@@ -78,7 +81,7 @@ struct PostgresEventListener: Service {
     /// deadline. When a ping fails (or shutdown cancels the wait) the delivery task is cancelled,
     /// the connection closed, and this returns at once.
     private func listenOnce(_ cursor: Cursor) async throws {
-        let configuration = try url.connectionConfiguration()
+        let configuration = try url.connectionConfiguration(applicationName: PostgresURL.listenerApplicationName)
         let logger = self.logger
         let connection = try await Deadline.run(.seconds(5), onTimeout: { ListenerError.timedOut }) {
             try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
@@ -110,14 +113,10 @@ struct PostgresEventListener: Service {
     /// Listens on the connection and delivers what each notification announces.
     private func deliver(on connection: PostgresConnection, _ cursor: Cursor) async throws {
         try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
-            // Listening now: whatever commits from here on is notified, so reading now misses nothing.
-            if cursor.lastSeq == nil {
-                cursor.lastSeq = try await connection.query("SELECT COALESCE(MAX(seq), 0) FROM live_events", logger: logger)
-                    .collect().first?.decode(Int64.self) ?? 0
-            } else {
-                publicReads.invalidate()
-                try await catchUp(connection, cursor)
-            }
+            // Listening now: whatever commits from here on is notified, so reading now misses
+            // nothing written while there was no connection (or before the first one).
+            publicReads.invalidate()
+            try await catchUp(connection, cursor)
             availability.markUp()
             cursor.pause = .milliseconds(100)
             for try await _ in notifications {

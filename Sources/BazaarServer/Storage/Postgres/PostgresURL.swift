@@ -64,6 +64,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         "postgres://\(username)@\(host):\(port)/\(database)"
     }
 
+    /// The `application_name` of the pool's connections (as `pg_stat_activity` shows them).
+    static let poolApplicationName = "bazaar-server"
+    /// The `application_name` of each replica's event-listener connection.
+    public static let listenerApplicationName = "bazaar-listener"
+
     /// The pool's configuration.
     func clientConfiguration() -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
@@ -72,20 +77,24 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             case .prefer: .prefer(.makeClientConfiguration())
             case .require: .require(.makeClientConfiguration())
             }
-        return PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.additionalStartupParameters = [("application_name", Self.poolApplicationName)]
+        return configuration
     }
 
-    /// The configuration of a single connection (the event listener's).
-    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// The configuration of a single connection (the event listener's, named by `applicationName`).
+    public func connectionConfiguration(applicationName: String? = nil) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch sslMode {
             case .disable: .disable
             case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
             case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
-        return PostgresConnection.Configuration(
+        var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
+        if let applicationName { configuration.options.additionalStartupParameters = [("application_name", applicationName)] }
+        return configuration
     }
 
     /// The same server with another database (tests make one database each).
