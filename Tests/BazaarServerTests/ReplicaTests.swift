@@ -6,7 +6,9 @@ import TestSupport
 
 /// Two real `bazaar-server` processes on one PostgreSQL act as one server: live events, refresh
 /// rotation, idempotency, the product list and the login throttle all hold across them.
-@Suite("Replicas on one PostgreSQL", .enabled(if: PostgresTestDatabase.isAvailable, Comment(rawValue: PostgresTestDatabase.skipReason)))
+/// Serialized: each test starts two server processes, and seven pairs at once would starve the
+/// timing-sensitive tests running beside them on a two-core machine.
+@Suite("Replicas on one PostgreSQL", .serialized, .enabled(if: PostgresTestDatabase.isAvailable, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct ReplicaTests {
     @Test func aMessageSentThroughOneReplicaArrivesLiveOnTheOthersSocket() async throws {
         try await PostgresTestDatabase.with { database in
