@@ -64,7 +64,11 @@ struct PostgresEventListener: Service {
                 }
             } catch {
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }
-                availability.markDown(PostgresDatabase.unavailabilityReason(error) ?? "the event listener lost its connection")
+                // Only a failed connection attempt says the database is unreachable; a listening
+                // connection that dropped (one backend ended, say) is simply made again.
+                if case ListenerError.connectFailed(let cause) = error {
+                    availability.markDown(PostgresDatabase.unavailabilityReason(cause) ?? "the database cannot be reached")
+                }
                 logger.warning(
                     "event listener disconnected; reconnecting", metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
             }
@@ -83,8 +87,13 @@ struct PostgresEventListener: Service {
     private func listenOnce(_ cursor: Cursor) async throws {
         let configuration = try url.connectionConfiguration(applicationName: PostgresURL.listenerApplicationName)
         let logger = self.logger
-        let connection = try await Deadline.run(.seconds(5), onTimeout: { ListenerError.timedOut }) {
-            try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        let connection: PostgresConnection
+        do {
+            connection = try await Deadline.run(.seconds(5), onTimeout: { ListenerError.timedOut }) {
+                try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            }
+        } catch {
+            throw ListenerError.connectFailed(error)
         }
         let deliveryEnded = Mutex<(any Error)?>(nil)
         let delivery = Task {
@@ -132,6 +141,8 @@ struct PostgresEventListener: Service {
         case timedOut
         /// The notification sequence finished (the connection closed).
         case notificationsEnded
+        /// No connection could be made (the database is down or unreachable).
+        case connectFailed(any Error)
     }
 
     /// Delivers every event after the cursor, in order, and moves the cursor past them.
