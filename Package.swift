@@ -192,6 +192,7 @@ let package = Package(
                 "BazaarAPI",
                 "BazaarServer",
                 "Networking",
+                "Dependencies",
                 "Session",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -19,7 +19,8 @@ public struct ChatModule: ChatModuleProtocol {
 
     /// The conversations list.
     public func conversationsScreen() -> ConversationsScreen {
-        ConversationsScreen(title: "Conversations", logic: ConversationsLogicController(network: session.network))
+        ConversationsScreen(
+            title: "Conversations", logic: ConversationsLogicController(network: session.network, connection: connection))
     }
 
     /// Chatting with `user` about `product`.

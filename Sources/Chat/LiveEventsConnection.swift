@@ -1,20 +1,11 @@
 import BazaarAPI
+import Dependencies
 import Foundation
 import HTTPTypes
 import Logging
 import Networking
 import Session
 import WSClient
-
-/// What the live connection reports to its subscribers.
-public enum LiveConnectionEvent: Sendable, Equatable {
-    /// The socket is open (again): anything missed while it was closed must be fetched.
-    case connected
-    /// An event for the signed-in user.
-    case event(LiveEvent)
-    /// The socket closed; it reconnects by itself after a backoff.
-    case disconnected
-}
 
 /// The signed-in user's live events over the `/v1/events` WebSocket: one socket shared by every
 /// screen, authenticated with the session's current access token, reconnecting with exponential
@@ -23,7 +14,7 @@ public enum LiveConnectionEvent: Sendable, Equatable {
 /// When a handshake fails, the next attempt is preceded by one authenticated request: if the server
 /// had refused the token, that request's 401 refreshes it (through the one refresh coordinator), so
 /// the socket never keeps knocking with a token the server no longer takes.
-public actor LiveEventsConnection {
+public actor LiveEventsConnection: LiveEventSource {
     private let url: String
     private let network: AuthenticatedNetworkController
     private let backoff: RetryPolicy

@@ -4,7 +4,9 @@ import Networking
 import Session
 
 /// One conversation: its history a page at a time (oldest first on screen), sending through the
-/// outbox, and read receipts.
+/// outbox, and read receipts. While the screen is watched it also follows the conversation: live
+/// messages are folded in once each and marked read, a reconnection catches up, and each outbox
+/// entry for the conversation moves from queued to sent (or failed) in the states.
 public actor MessagesLogicController: MessagesLogic {
     /// Which conversation to open.
     public enum Target: Sendable {
@@ -16,15 +18,16 @@ public actor MessagesLogicController: MessagesLogic {
 
     private let network: AuthenticatedNetworkController
     private let outbox: Outbox
-    private let connection: LiveEventsConnection?
+    private let connection: (any LiveEventSource)?
     private let target: Target
     private let pageSize: Int
+    private let broadcast = StateBroadcast<ScreenState<MessagesContent>>(.loading)
     private var content: MessagesContent?
     private var olderCursor: String?
 
     /// Makes the logic for `target`, sending through `outbox` and listening on `connection`.
     public init(
-        network: AuthenticatedNetworkController, outbox: Outbox, connection: LiveEventsConnection? = nil,
+        network: AuthenticatedNetworkController, outbox: Outbox, connection: (any LiveEventSource)? = nil,
         target: Target, pageSize: Int = 50
     ) {
         self.network = network
@@ -32,10 +35,29 @@ public actor MessagesLogicController: MessagesLogic {
         self.connection = connection
         self.target = target
         self.pageSize = pageSize
+        broadcast.whileWatched { [weak self] in await self?.follow() }
     }
 
-    /// Opens the conversation (starting it if needed) and loads its newest page.
-    public func load() async -> ScreenState<MessagesContent> {
+    /// The screen's states from now on; while iterated, the conversation is followed live.
+    public func states() -> AsyncStream<ScreenState<MessagesContent>> { broadcast.subscribe() }
+
+    /// Performs `action` and publishes the state it leads to.
+    @discardableResult
+    public func send(_ action: MessagesAction) async -> ScreenState<MessagesContent> {
+        let state: ScreenState<MessagesContent>
+        switch action {
+        case .load: state = await load()
+        case .loadOlder: state = await loadOlder()
+        case .send(let body): state = await enqueue(body)
+        case .markRead: state = await markRead()
+        case .refresh: state = await refresh()
+        }
+        return broadcast.publish(state)
+    }
+
+    // MARK: - Actions
+
+    private func load() async -> ScreenState<MessagesContent> {
         do throws(NetworkError) {
             guard let conversation = try await openConversation() else {
                 return .failed(ScreenError(kind: .notFound, message: "No conversation has that id."))
@@ -51,8 +73,7 @@ public actor MessagesLogicController: MessagesLogic {
         }
     }
 
-    /// Adds the page before the earliest message shown.
-    public func loadOlder() async -> ScreenState<MessagesContent> {
+    private func loadOlder() async -> ScreenState<MessagesContent> {
         guard var current = content else { return await load() }
         guard let cursor = olderCursor else { return present() }
         do throws(NetworkError) {
@@ -68,82 +89,107 @@ public actor MessagesLogicController: MessagesLogic {
         }
     }
 
-    /// Queues the message in the outbox and shows it as pending; delivery happens in the background.
-    public func send(_ body: String) async -> ScreenState<MessagesContent> {
-        guard var current = content else { return await load() }
+    private func enqueue(_ body: String) async -> ScreenState<MessagesContent> {
+        guard content != nil else { return await load() }
+        guard let conversationID = content?.conversation.id else { return present() }
         do {
-            let entry = try await outbox.enqueue(body, to: .conversation(id: current.conversation.id))
-            current.pending.append(entry)
-            content = current
+            let entry = try await outbox.enqueue(body, to: .conversation(id: conversationID))
+            if !(content?.pending.contains { $0.id == entry.id } ?? true) { content?.pending.append(entry) }
             return present()
         } catch {
             return .failed(ScreenError(kind: .other, message: "The message could not be saved: \(error)"))
         }
     }
 
-    /// Marks everything shown as read.
-    public func markRead() async -> ScreenState<MessagesContent> {
-        guard var current = content, let last = current.messages.last else { return present() }
+    private func markRead() async -> ScreenState<MessagesContent> {
+        guard let current = content, let last = current.messages.last else { return present() }
         do throws(NetworkError) {
             _ = try await network.request(BazaarEndpoints.markRead(conversationID: current.conversation.id, upTo: last.id))
-            current.conversation.unreadCount = 0
-            content = current
+            content?.conversation.unreadCount = 0
             return present()
         } catch {
             return .failed(ScreenError(error))
         }
     }
 
-    /// Fetches messages newer than the last one shown and folds delivered outbox entries in.
-    public func refresh() async -> ScreenState<MessagesContent> {
-        guard var current = content else { return await load() }
+    private func refresh() async -> ScreenState<MessagesContent> {
+        guard let current = content else { return await load() }
         do throws(NetworkError) {
             let page = try await network.request(
                 BazaarEndpoints.messages(conversationID: current.conversation.id, limit: pageSize))
-            let known = Set(current.messages.map(\.id))
-            current.messages += page.items.reversed().filter { !known.contains($0.id) }
-            current.pending = await pending(for: current.conversation.id)
-            content = current
+            for message in page.items.reversed() { fold(message) }
+            content?.pending = await pending(for: current.conversation.id)
             return present()
         } catch {
             return .failed(ScreenError(error))
         }
     }
 
-    /// The screen's states as live events arrive; a reconnection triggers a catch-up ``refresh()``.
-    public func live() async -> AsyncStream<ScreenState<MessagesContent>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ScreenState<MessagesContent>.self)
-        guard let connection else {
-            continuation.finish()
-            return stream
-        }
-        let events = await connection.subscribe()
-        let task = Task {
-            for await event in events {
-                if let state = await self.apply(event) { continuation.yield(state) }
+    // MARK: - Following the conversation while watched
+
+    /// Folds live events and outbox changes into the states until the last watcher leaves.
+    private func follow() async {
+        await withTaskGroup(of: Void.self) { group in
+            if let connection {
+                let events = await connection.subscribe()
+                group.addTask { [weak self] in
+                    for await event in events { await self?.apply(event) }
+                }
             }
-            continuation.finish()
+            let updates = await outbox.updates()
+            group.addTask { [weak self] in
+                for await entry in updates { await self?.apply(entry) }
+            }
+            await group.waitForAll()
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 
-    /// The next state for a live event, or `nil` when it changes nothing on this screen.
-    private func apply(_ event: LiveConnectionEvent) async -> ScreenState<MessagesContent>? {
-        guard var current = content else { return nil }
+    private func apply(_ event: LiveConnectionEvent) async {
+        guard let current = content else { return }
         switch event {
         case .connected:
-            return await refresh()
+            broadcast.publish(await refresh())
+            await markIncomingRead()
         case .event(.messageCreated(let message)) where message.conversationId == current.conversation.id:
-            guard !current.messages.contains(where: { $0.id == message.id }) else { return nil }
-            current.messages.append(message)
-            current.conversation.lastMessage = message
-            current.pending = await pending(for: current.conversation.id)
-            content = current
-            return present()
+            guard fold(message) else { return }
+            content?.pending = await pending(for: current.conversation.id)
+            broadcast.publish(present())
+            if message.senderId == current.conversation.otherUser.id { await markIncomingRead() }
         case .event, .disconnected:
-            return nil
+            return
         }
+    }
+
+    private func apply(_ entry: OutboxEntry) async {
+        guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else { return }
+        if case .sent = entry.state {
+            // The message is on the server now: fetch it so it takes its place in the history.
+            broadcast.publish(await refresh())
+        } else {
+            content?.pending = await pending(for: id)
+            broadcast.publish(present())
+        }
+    }
+
+    /// Marks read while the screen is open, when the newest message is the other person's.
+    private func markIncomingRead() async {
+        guard broadcast.subscriberCount > 0, let current = content, current.conversation.unreadCount > 0
+            || current.messages.last?.senderId == current.conversation.otherUser.id
+        else { return }
+        broadcast.publish(await markRead())
+    }
+
+    /// Adds `message` in order unless it is already shown; returns whether it was new.
+    @discardableResult
+    private func fold(_ message: Message) -> Bool {
+        guard var current = content, !current.messages.contains(where: { $0.id == message.id }) else { return false }
+        let index = current.messages.lastIndex { $0.createdAt <= message.createdAt }.map { $0 + 1 } ?? 0
+        current.messages.insert(message, at: index)
+        if current.conversation.lastMessage.map({ $0.createdAt <= message.createdAt }) ?? true {
+            current.conversation.lastMessage = message
+        }
+        content = current
+        return true
     }
 
     /// The conversation to show, or `nil` when the id is not one of the user's conversations.

@@ -3,48 +3,70 @@ import Dependencies
 import Networking
 import Session
 
-/// The signed-in user's notifications: pages, and marking read. An actor: it keeps what it loaded
-/// so marking read updates the list in place.
+/// The signed-in user's notifications: pages, marking read, and each one told in words (who wrote,
+/// and the start of what they wrote). An actor: it keeps what it loaded so marking read updates the
+/// list in place. While watched, a new notification reloads the list.
 public actor NotificationsLogicController: NotificationsLogic {
     private let network: AuthenticatedNetworkController
+    private let events: (any LiveEventSource)?
     private let pageSize: Int
+    private let broadcast = StateBroadcast<ScreenState<NotificationListContent>>(.loading)
     private var list = PagedItems<BazaarAPI.Notification>()
+    private var describer: NotificationDescriber
 
-    /// Makes the logic over the user's controller.
-    public init(network: AuthenticatedNetworkController, pageSize: Int = 20) {
+    /// Makes the logic over the user's controller, following `events` while watched.
+    public init(network: AuthenticatedNetworkController, events: (any LiveEventSource)? = nil, pageSize: Int = 20) {
         self.network = network
+        self.events = events
         self.pageSize = pageSize
+        describer = NotificationDescriber(network: network)
+        broadcast.whileWatched { [weak self] in await self?.follow() }
     }
 
-    /// Loads the newest page.
-    public func load() async -> ScreenState<NotificationListContent> {
-        await fetch(cursor: nil)
+    /// The screen's states from now on.
+    public func states() -> AsyncStream<ScreenState<NotificationListContent>> { broadcast.subscribe() }
+
+    /// Loads, pages or marks read, and publishes the result.
+    @discardableResult
+    public func send(_ action: NotificationsAction) async -> ScreenState<NotificationListContent> {
+        switch action {
+        case .load:
+            return broadcast.publish(await fetch(cursor: nil))
+        case .loadMore:
+            guard let cursor = list.nextCursor else { return broadcast.publish(await present()) }
+            return broadcast.publish(await fetch(cursor: cursor))
+        case .markRead(let ids):
+            return broadcast.publish(await mark(MarkNotificationsReadRequest(ids: ids)) { ids.contains($0.id) })
+        case .markAllRead:
+            return broadcast.publish(await mark(MarkNotificationsReadRequest(all: true)) { _ in true })
+        }
     }
 
-    /// Adds the next page; with none left, the list stays as it is.
-    public func loadMore() async -> ScreenState<NotificationListContent> {
-        guard let cursor = list.nextCursor else { return .presenting(content) }
-        return await fetch(cursor: cursor)
+    private func follow() async {
+        guard let events else { return }
+        for await event in await events.subscribe() {
+            switch event {
+            case .connected, .event(.notificationCreated):
+                broadcast.publish(await fetch(cursor: nil))
+            case .event, .disconnected:
+                continue
+            }
+        }
     }
 
-    /// Marks `ids` read on the server, then in the list.
-    public func markRead(ids: [String]) async -> ScreenState<NotificationListContent> {
-        await mark(MarkNotificationsReadRequest(ids: ids)) { ids.contains($0.id) }
-    }
-
-    /// Marks everything read on the server, then in the list.
-    public func markAllRead() async -> ScreenState<NotificationListContent> {
-        await mark(MarkNotificationsReadRequest(all: true)) { _ in true }
-    }
-
-    private var content: NotificationListContent {
-        NotificationListContent(notifications: list.items, hasMore: list.hasMore)
+    private func present() async -> ScreenState<NotificationListContent> {
+        // A copy: an actor's property cannot be changed across an await; the lookups are a cache.
+        var describer = self.describer
+        var items: [NotificationItem] = []
+        for notification in list.items { items.append(await describer.describe(notification)) }
+        self.describer = describer
+        return .presenting(NotificationListContent(items: items, hasMore: list.hasMore))
     }
 
     private func fetch(cursor: String?) async -> ScreenState<NotificationListContent> {
         do throws(NetworkError) {
             list.receive(try await network.request(BazaarEndpoints.notifications(cursor: cursor, limit: pageSize)), after: cursor)
-            return .presenting(content)
+            return await present()
         } catch {
             return .failed(ScreenError(error))
         }
@@ -56,7 +78,7 @@ public actor NotificationsLogicController: NotificationsLogic {
         do throws(NetworkError) {
             _ = try await network.request(BazaarEndpoints.markNotificationsRead(request))
             list.update(where: matches) { $0.read = true }
-            return .presenting(content)
+            return await present()
         } catch {
             return .failed(ScreenError(error))
         }

@@ -4,9 +4,10 @@ import Networking
 import Session
 
 /// One product's page: the product and its seller's public profile.
-public struct ProductDetailLogicController: ProductDetailLogic {
+public actor ProductDetailLogicController: ProductDetailLogic {
     private let network: NonAuthenticatedNetworkController
     private let productID: String
+    private let broadcast = StateBroadcast<ScreenState<ProductDetailContent>>(.loading)
 
     /// Makes the logic for the product with `productID`.
     public init(network: NonAuthenticatedNetworkController, productID: String) {
@@ -14,14 +15,21 @@ public struct ProductDetailLogicController: ProductDetailLogic {
         self.productID = productID
     }
 
+    /// The page's states from now on.
+    public func states() -> AsyncStream<ScreenState<ProductDetailContent>> { broadcast.subscribe() }
+
     /// Loads the product, then its seller.
-    public func load() async -> ScreenState<ProductDetailContent> {
-        do throws(NetworkError) {
-            let product = try await network.request(BazaarEndpoints.product(id: productID))
-            let seller = try await network.request(BazaarEndpoints.user(id: product.sellerId))
-            return .presenting(ProductDetailContent(product: product, seller: seller))
-        } catch {
-            return .failed(ScreenError(error))
+    @discardableResult
+    public func send(_ action: ProductDetailAction) async -> ScreenState<ProductDetailContent> {
+        switch action {
+        case .load:
+            do throws(NetworkError) {
+                let product = try await network.request(BazaarEndpoints.product(id: productID))
+                let seller = try await network.request(BazaarEndpoints.user(id: product.sellerId))
+                return broadcast.publish(.presenting(ProductDetailContent(product: product, seller: seller)))
+            } catch {
+                return broadcast.publish(.failed(ScreenError(error)))
+            }
         }
     }
 }

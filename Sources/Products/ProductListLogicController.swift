@@ -8,6 +8,7 @@ import Session
 public actor ProductListLogicController: ProductListLogic {
     private let network: NonAuthenticatedNetworkController
     private let pageSize: Int
+    private let broadcast = StateBroadcast<ScreenState<ProductListContent>>(.loading)
     private var list = PagedItems<Product>()
     private var currentQuery: String?
 
@@ -17,26 +18,35 @@ public actor ProductListLogicController: ProductListLogic {
         self.pageSize = pageSize
     }
 
+    /// The list's states from now on.
+    public func states() -> AsyncStream<ScreenState<ProductListContent>> { broadcast.subscribe() }
+
+    /// Loads, pages or searches, and publishes the result.
+    @discardableResult
+    public func send(_ action: ProductListAction) async -> ScreenState<ProductListContent> {
+        switch action {
+        case .load(let query):
+            let trimmed = query?.trimmingCharacters(in: .whitespaces)
+            currentQuery = trimmed?.isEmpty == false ? trimmed : nil
+            return broadcast.publish(await fetch(after: nil))
+        case .loadMore:
+            guard let cursor = list.nextCursor else { return broadcast.publish(.presenting(content)) }
+            return broadcast.publish(await fetch(after: cursor))
+        case .loadAtLeast(let count):
+            var state = broadcast.current
+            if state.content == nil { state = await fetch(after: nil) }
+            while case .presenting = state, list.items.count < count, let cursor = list.nextCursor {
+                state = await fetch(after: cursor)
+            }
+            return broadcast.publish(state)
+        }
+    }
+
     private var content: ProductListContent {
         ProductListContent(products: list.items, query: currentQuery, hasMore: list.hasMore)
     }
 
-    /// Loads the first page of everything, or of the products matching `query`.
-    public func load(query: String?) async -> ScreenState<ProductListContent> {
-        let trimmed = query?.trimmingCharacters(in: .whitespaces)
-        let search = trimmed?.isEmpty == false ? trimmed : nil
-        do throws(NetworkError) {
-            list.receive(try await network.request(BazaarEndpoints.products(query: search, limit: pageSize)), after: nil)
-            currentQuery = search
-            return .presenting(content)
-        } catch {
-            return .failed(ScreenError(error))
-        }
-    }
-
-    /// Adds the next page; with no more pages, the list stays as it is.
-    public func loadMore() async -> ScreenState<ProductListContent> {
-        guard let cursor = list.nextCursor else { return .presenting(content) }
+    private func fetch(after cursor: String?) async -> ScreenState<ProductListContent> {
         do throws(NetworkError) {
             list.receive(
                 try await network.request(BazaarEndpoints.products(query: currentQuery, cursor: cursor, limit: pageSize)),

@@ -3,28 +3,43 @@ import Dependencies
 import Networking
 import Session
 
-/// Listing a product for sale as the signed-in user.
-public struct SellLogicController: SellLogic {
+/// Listing a product for sale as the signed-in user: reads the draft, shows each broken rule
+/// beside its field (its own checks first, then the server's), and lists the product.
+public actor SellLogicController: SellLogic {
     private let session: UserSession?
+    private let broadcast = StateBroadcast<ScreenState<SellContent>>(.presenting(SellContent()))
 
     /// Makes the logic; without a session, selling fails with a sign-in suggestion.
     public init(session: UserSession?) {
         self.session = session
     }
 
-    /// Lists the product; the server's field rules come back as a failed state with its reason.
-    public func sell(title: String, description: String, priceCents: Int, currency: String) async
-        -> ScreenState<Product>
-    {
+    /// The form's states from now on (an empty form first).
+    public func states() -> AsyncStream<ScreenState<SellContent>> { broadcast.subscribe() }
+
+    /// Lists the product, or shows the form again with the errors beside their fields.
+    @discardableResult
+    public func send(_ action: SellAction) async -> ScreenState<SellContent> {
+        switch action {
+        case .sell(let draft): broadcast.publish(await sell(draft))
+        }
+    }
+
+    private func sell(_ draft: SellDraft) async -> ScreenState<SellContent> {
         guard let session else {
             return .failed(ScreenError(kind: .signedOut, message: "Selling needs an account."))
         }
+        let (request, errors) = SellDraftReader.read(draft)
+        guard let request, errors.isEmpty else { return .presenting(SellContent(draft: draft, fieldErrors: errors)) }
         do throws(NetworkError) {
-            let request = CreateProductRequest(
-                title: title, description: description, priceCents: priceCents, currency: currency)
-            return .presenting(try await session.network.request(BazaarEndpoints.createProduct(request)))
+            let product = try await session.network.request(BazaarEndpoints.createProduct(request))
+            return .presenting(SellContent(draft: draft, listed: product))
         } catch {
-            return .failed(ScreenError(error))
+            let screenError = ScreenError(error)
+            if screenError.kind == .invalidInput, let field = SellDraftReader.field(named: screenError.message) {
+                return .presenting(SellContent(draft: draft, fieldErrors: [field: screenError.message]))
+            }
+            return .failed(screenError)
         }
     }
 }

@@ -5,62 +5,56 @@ import Networking
 import Session
 
 /// The profile screen's logic (seed 002's `ProfileLogicController`): loads the signed-in user cache
-/// first, renames, uploads a photo with progress, logs out. It holds no UI; each action returns the
-/// state a renderer draws next.
-public struct ProfileLogicController: ProfileLogic {
+/// first, renames, uploads a photo with progress, logs out. It holds no UI; every state it moves to
+/// goes to ``states()`` and each action returns where it ended.
+public actor ProfileLogicController: ProfileLogic {
     private let session: UserSession
+    private let broadcast = StateBroadcast<ProfileState>(.loading)
 
     /// Makes the logic for `session`'s user.
     public init(session: UserSession) {
         self.session = session
     }
 
-    /// The cached user at once (reported to `onState` as refreshing), then the server's answer.
-    public func load(onState: StateHandler<ProfileState>?) async -> ProfileState {
-        onState?(.presenting(ProfileContent(user: await session.user.user, isRefreshing: true)))
+    /// The screen's states from now on.
+    public func states() -> AsyncStream<ProfileState> { broadcast.subscribe() }
+
+    /// Performs `action`; a load shows the cached user first, an upload its progress.
+    @discardableResult
+    public func send(_ action: ProfileAction) async -> ProfileState {
+        switch action {
+        case .load:
+            broadcast.publish(.presenting(ProfileContent(user: await session.user.user, isRefreshing: true)))
+            return broadcast.publish(await outcome { () async throws(NetworkError) in try await session.user.sync() })
+        case .changeDisplayName(let name):
+            return broadcast.publish(await outcome { () async throws(NetworkError) in try await session.user.rename(to: name) })
+        case .changePhoto(let bytes, let mediaType):
+            return broadcast.publish(await upload(bytes, mediaType: mediaType))
+        case .logout:
+            await session.logout()
+            return broadcast.publish(.signedOut)
+        }
+    }
+
+    private func upload(_ bytes: Data, mediaType: MediaType) async -> ProfileState {
+        let user = await session.user.user
+        broadcast.publish(.presenting(ProfileContent(user: user, uploadProgress: 0)))
+        let report: ProgressHandler = { [broadcast] transfer in
+            guard transfer.direction == .upload, let fraction = transfer.fractionCompleted else { return }
+            broadcast.publish(.presenting(ProfileContent(user: user, uploadProgress: fraction)))
+        }
+        return await outcome { () async throws(NetworkError) in
+            let updated = try await session.network.request(BazaarEndpoints.uploadPhoto(bytes, mediaType: mediaType), progress: report)
+            await session.user.apply(updated)
+            return updated
+        }
+    }
+
+    private func outcome(_ work: () async throws(NetworkError) -> User) async -> ProfileState {
         do throws(NetworkError) {
-            return .presenting(ProfileContent(user: try await session.user.sync()))
+            return .presenting(ProfileContent(user: try await work()))
         } catch {
-            return Self.failure(error)
+            return error.isSessionExpired ? .signedOut : .failed(ScreenError(error))
         }
-    }
-
-    /// Renames the user; an empty or overlong name is refused by the server with its reason.
-    public func changeDisplayName(to name: String) async -> ProfileState {
-        do throws(NetworkError) {
-            return .presenting(ProfileContent(user: try await session.user.rename(to: name)))
-        } catch {
-            return Self.failure(error)
-        }
-    }
-
-    /// Uploads a photo, reporting the share sent so far.
-    public func changePhoto(_ bytes: Data, mediaType: MediaType, progress: (@Sendable (Double) -> Void)?) async
-        -> ProfileState
-    {
-        var report: ProgressHandler?
-        if let progress {
-            report = { transfer in
-                if transfer.direction == .upload, let fraction = transfer.fractionCompleted { progress(fraction) }
-            }
-        }
-        do throws(NetworkError) {
-            let user = try await session.network.request(
-                BazaarEndpoints.uploadPhoto(bytes, mediaType: mediaType), progress: report)
-            await session.user.apply(user)
-            return .presenting(ProfileContent(user: user))
-        } catch {
-            return Self.failure(error)
-        }
-    }
-
-    /// Logs out: revoked on the server when it can be reached, cleaned up locally always.
-    public func logout() async -> ProfileState {
-        await session.logout()
-        return .signedOut
-    }
-
-    private static func failure(_ error: NetworkError) -> ProfileState {
-        error.isSessionExpired ? .signedOut : .failed(ScreenError(error))
     }
 }

@@ -17,10 +17,12 @@ enum CompositionRoot {
         }
         guard let session else { return }
         dependencies.register((any ProfileModuleProtocol).self) { _ in ProfileModule(session: session) }
-        dependencies.register((any NotificationsModuleProtocol).self) { _ in NotificationsModule(session: session) }
         // One outbox and one event socket per run, shared by every chat screen and command.
         dependencies.register(Outbox.self) { _ in try services.outbox(for: session) }
         dependencies.register(LiveEventsConnection.self) { _ in services.liveConnection(for: session) }
+        dependencies.register((any NotificationsModuleProtocol).self) { resolver in
+            NotificationsModule(session: session, events: try resolver.resolve(LiveEventsConnection.self))
+        }
         dependencies.register((any ChatModuleProtocol).self) { resolver in
             ChatModule(
                 session: session, outbox: try resolver.resolve(Outbox.self),

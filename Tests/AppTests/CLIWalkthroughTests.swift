@@ -27,6 +27,9 @@ struct CLIWalkthroughTests {
             let (again, _) = try await seller.json(User.self, ["login", "sam"], input: "sam-password\n")
             #expect(again.id == registered.id)
 
+            let badPrice = try await seller.run(["product", "sell", "--title", "Lamp", "--price", "twelve"])
+            #expect(badPrice.exitCode == 65)
+            #expect(badPrice.stderr.contains("price: Enter a price like 120 or 4.50"), "\(badPrice.stderr)")
             let (listed, _) = try await seller.json(
                 Product.self, ["product", "sell", "--title", "Brass lamp", "--price", "12.50", "--description", "Works fine"])
             #expect(listed.priceCents == 1250)

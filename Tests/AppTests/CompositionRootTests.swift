@@ -23,7 +23,7 @@ struct CompositionRootTests {
             CompositionRoot.registerDependencies(in: dependencies, services: services, session: session)
             try CompositionRoot.validate(dependencies, signedIn: true)
 
-            let profile = try await dependencies.profileModule.profileScreen().logic.load(onState: nil)
+            let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)
             guard case .presenting(let content) = profile else {
                 Issue.record("profile did not load: \(profile)")
                 return

@@ -25,7 +25,7 @@ struct ChatLogicTests {
                 with: seller.userID, productId: product.id, token: buyer.tokens.accessToken)
             _ = try await fixture.raw.sendMessage("hi", in: conversation.id, token: buyer.tokens.accessToken)
             _ = try await fixture.raw.sendMessage("still there?", in: conversation.id, token: buyer.tokens.accessToken)
-            let state = await ConversationsLogicController(network: seller.network).load()
+            let state = await ConversationsLogicController(network: seller.network).send(.load)
             let first = try #require(state.content?.conversations.first)
             #expect(first.otherUser.username == "buyer")
             #expect(first.product?.title == "Bike")
@@ -41,10 +41,10 @@ struct ChatLogicTests {
             let seller = try await fixture.raw.register("seth")
             let product = try await fixture.raw.createProduct("Lamp", token: seller.tokens.accessToken)
             let logic = ConversationsLogicController(network: buyer.network)
-            let first = await logic.start(withUser: seller.user.id, aboutProduct: product.id)
-            let second = await logic.start(withUser: seller.user.id, aboutProduct: product.id)
-            #expect(first.content?.id != nil && first.content?.id == second.content?.id)
-            let missing = await logic.start(withUser: "no-such-user", aboutProduct: nil)
+            let first = await logic.send(.start(withUser: seller.user.id, aboutProduct: product.id))
+            let second = await logic.send(.start(withUser: seller.user.id, aboutProduct: product.id))
+            #expect(first.content?.started?.id != nil && first.content?.started?.id == second.content?.started?.id)
+            let missing = await logic.send(.start(withUser: "no-such-user", aboutProduct: nil))
             #expect(missing.error?.kind == .invalidInput, "the server refuses an unknown user id as a field error")
         }
     }
@@ -63,10 +63,10 @@ struct ChatLogicTests {
             let logic = MessagesLogicController(
                 network: buyer.network, outbox: try Self.outbox(for: buyer, in: folder),
                 target: .conversation(id: conversation.id), pageSize: 3)
-            let newest = await logic.load()
+            let newest = await logic.send(.load)
             #expect(newest.content?.messages.map(\.body) == ["m5", "m6", "m7"])
-            _ = await logic.loadOlder()
-            let all = await logic.loadOlder()
+            _ = await logic.send(.loadOlder)
+            let all = await logic.send(.loadOlder)
             #expect(all.content?.messages.map(\.body) == ["m1", "m2", "m3", "m4", "m5", "m6", "m7"])
             #expect(all.content?.hasOlder == false)
         }
@@ -81,21 +81,21 @@ struct ChatLogicTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Self.outbox(for: buyer, in: folder)
             let screen = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil)
-            _ = await screen.logic.load()
-            let pending = await screen.logic.send("hello Iris")
+            _ = await screen.logic.send(.load)
+            let pending = await screen.logic.send(.send("hello Iris"))
             #expect(pending.content?.pending.map(\.body) == ["hello Iris"])
             #expect(await outbox.flush())
-            let delivered = await screen.logic.refresh()
+            let delivered = await screen.logic.send(.refresh)
             #expect(delivered.content?.messages.map(\.body) == ["hello Iris"])
             #expect(delivered.content?.pending.isEmpty == true)
 
             // Iris replies; Ivan reads it.
             let conversationID = try #require(delivered.content?.conversation.id)
             _ = try await fixture.raw.sendMessage("hi Ivan", in: conversationID, token: seller.tokens.accessToken)
-            _ = await screen.logic.refresh()
-            let read = await screen.logic.markRead()
+            _ = await screen.logic.send(.refresh)
+            let read = await screen.logic.send(.markRead)
             #expect(read.content?.conversation.unreadCount == 0)
-            let fromServer = await ConversationsLogicController(network: buyer.network).load()
+            let fromServer = await ConversationsLogicController(network: buyer.network).send(.load)
             #expect(fromServer.content?.conversations.first?.unreadCount == 0)
         }
     }
@@ -112,7 +112,7 @@ struct ChatLogicTests {
             let logic = MessagesLogicController(
                 network: outsider.network, outbox: try Self.outbox(for: outsider, in: folder),
                 target: .conversation(id: conversation.id))
-            #expect(await logic.load().error?.kind == .notFound)
+            #expect(await logic.send(.load).error?.kind == .notFound)
         }
     }
 }

@@ -42,9 +42,9 @@ struct LiveMessagesTests {
                 path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
                 .messagesScreen(user: seller.user, product: nil)
-            let opened = await screen.logic.load()
+            let opened = await screen.logic.send(.load)
             let conversationID = try #require(opened.content?.conversation.id)
-            let states = await screen.logic.live()
+            let states = await screen.logic.states()
             #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
             _ = try await fixture.raw.sendMessage("just listed it", in: conversationID, token: seller.tokens.accessToken)
             let live = await firstState(states, within: .seconds(10)) { $0.content?.messages.last?.body == "just listed it" }
@@ -102,8 +102,8 @@ struct LiveMessagesTests {
             path: directory.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
         let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
             .messagesScreen(user: seller.user, product: nil)
-        let conversationID = try #require(await screen.logic.load().content?.conversation.id)
-        let states = await screen.logic.live()
+        let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
+        let states = await screen.logic.states()
         #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil)
 
         await server.stop()

@@ -31,17 +31,17 @@ struct ModuleRegistrationTests {
             dependencies.register((any NotificationsModuleProtocol).self) { _ in NotificationsModule(session: session) }
             try dependencies.validate()
 
-            let profile = try await dependencies.profileModule.profileScreen().logic.load(onState: nil)
+            let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)
             guard case .presenting(let content) = profile else {
                 Issue.record("expected the profile, got \(profile)")
                 return
             }
             #expect(content.user.username == "wes")
-            let products = try await dependencies.productsModule.productListScreen().logic.load(query: nil)
+            let products = try await dependencies.productsModule.productListScreen().logic.send(.load(query: nil))
             #expect(products.content?.products.isEmpty == true)
-            let conversations = try await dependencies.chatModule.conversationsScreen().logic.load()
+            let conversations = try await dependencies.chatModule.conversationsScreen().logic.send(.load)
             #expect(conversations.content?.conversations.isEmpty == true)
-            let notifications = try await dependencies.notificationsModule.notificationsScreen().logic.load()
+            let notifications = try await dependencies.notificationsModule.notificationsScreen().logic.send(.load)
             #expect(notifications.content?.unreadCount == 0)
         }
     }

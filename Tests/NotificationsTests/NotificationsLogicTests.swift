@@ -25,13 +25,16 @@ struct NotificationsLogicTests {
         try await SessionFixture.with { fixture in
             let seller = try await Self.sellerWithMessages(3, fixture: fixture)
             let logic = NotificationsLogicController(network: seller.network, pageSize: 2)
-            let first = await logic.load()
+            let first = await logic.send(.load)
             #expect(first.content?.notifications.count == 2)
             #expect(first.content?.hasMore == true)
-            let all = await logic.loadMore()
+            let all = await logic.send(.loadMore)
             #expect(all.content?.notifications.count == 3)
             #expect(all.content?.unreadCount == 3)
             #expect(all.content?.notifications.allSatisfy { $0.type == NotificationType.newMessage } == true)
+            // Each says who wrote and what, in words; newest first.
+            #expect(all.content?.items.first?.headline == "Buyer sent you a message: “Is it still for sale? (3)”")
+            #expect(all.content?.items.allSatisfy { $0.from?.username == "buyer" } == true)
         }
     }
 
@@ -40,13 +43,13 @@ struct NotificationsLogicTests {
         try await SessionFixture.with { fixture in
             let seller = try await Self.sellerWithMessages(3, fixture: fixture)
             let logic = NotificationsModule(session: seller).notificationsScreen().logic
-            let loaded = await logic.load()
+            let loaded = await logic.send(.load)
             let firstID = try #require(loaded.content?.notifications.first?.id)
-            let one = await logic.markRead(ids: [firstID])
+            let one = await logic.send(.markRead(ids: [firstID]))
             #expect(one.content?.unreadCount == 2)
-            let everything = await logic.markAllRead()
+            let everything = await logic.send(.markAllRead)
             #expect(everything.content?.unreadCount == 0)
-            let reloaded = await NotificationsLogicController(network: seller.network).load()
+            let reloaded = await NotificationsLogicController(network: seller.network).send(.load)
             #expect(reloaded.content?.unreadCount == 0, "the server has them read too")
         }
     }
@@ -56,7 +59,7 @@ struct NotificationsLogicTests {
         try await SessionFixture.with { fixture in
             let seller = try await fixture.starter().register(username: "gone", password: "password123", displayName: "Gone")
             await seller.logout()
-            let state = await NotificationsLogicController(network: seller.network).load()
+            let state = await NotificationsLogicController(network: seller.network).send(.load)
             #expect(state.error?.kind == .signedOut)
         }
     }

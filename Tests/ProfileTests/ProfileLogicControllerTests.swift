@@ -4,16 +4,8 @@ import Foundation
 import Networking
 import Profile
 import Session
-import Synchronization
 import Testing
 import TestSupport
-
-/// Collects the states and progress a controller reports along the way.
-final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex([Value]())
-    var all: [Value] { values.withLock { $0 } }
-    func record(_ value: Value) { values.withLock { $0.append(value) } }
-}
 
 @Suite("ProfileLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProfileLogicControllerTests {
@@ -31,11 +23,13 @@ struct ProfileLogicControllerTests {
             // Ada renames herself on another device: this one's cached user is stale.
             let otherDevice = try await fixture.starter().login(username: "ada", password: "password123")
             try await otherDevice.user.rename(to: "Ada L.")
-            let seen = Recorder<ProfileState>()
-            let final = await Self.screen(session).logic.load(onState: seen.record)
-            #expect(seen.all == [.presenting(ProfileContent(user: seen.all.first?.user ?? final.user!, isRefreshing: true))])
-            #expect(seen.all.first?.user?.displayName == "Ada")
+            let (final, seen) = await StateRecorder.record(Self.screen(session).logic, .load)
+            #expect(seen.count == 3, "loading, the cached user, the fresh one: \(seen)")
+            #expect(seen.first == .loading)
+            #expect(seen.dropFirst().first == .presenting(ProfileContent(user: try #require(seen[1].user), isRefreshing: true)))
+            #expect(seen.dropFirst().first?.user?.displayName == "Ada")
             #expect(final.user?.displayName == "Ada L.")
+            #expect(seen.last == final)
         }
     }
 
@@ -44,10 +38,10 @@ struct ProfileLogicControllerTests {
         try await SessionFixture.with { fixture in
             let session = try await fixture.starter().register(username: "bea", password: "password123", displayName: "Bea")
             let logic = Self.screen(session).logic
-            let renamed = await logic.changeDisplayName(to: "Beatrice")
+            let renamed = await logic.send(.changeDisplayName("Beatrice"))
             #expect(renamed.user?.displayName == "Beatrice")
             #expect(await session.user.user.displayName == "Beatrice")
-            let refused = await logic.changeDisplayName(to: "")
+            let refused = await logic.send(.changeDisplayName(""))
             guard case .failed(let error) = refused else {
                 Issue.record("expected a failure, got \(refused)")
                 return
@@ -60,12 +54,15 @@ struct ProfileLogicControllerTests {
     func photoUpload() async throws {
         try await SessionFixture.with { fixture in
             let session = try await fixture.starter().register(username: "cal", password: "password123", displayName: "Cal")
-            let progress = Recorder<Double>()
-            let state = await Self.screen(session).logic.changePhoto(Self.png, mediaType: .png, progress: progress.record)
+            let (state, seen) = await StateRecorder.record(Self.screen(session).logic, .changePhoto(Self.png, .png))
+            let progress = seen.compactMap { $0.content?.uploadProgress }
             #expect(state.user?.photoURL != nil)
-            #expect(progress.all.last == 1)
-            #expect(progress.all.count > 1)
-            let refused = await Self.screen(session).logic.changePhoto(Data("not an image".utf8), mediaType: .png, progress: nil)
+            #expect(state.content?.uploadProgress == nil, "the final state has no upload under way")
+            #expect(progress.first == 0)
+            #expect(progress.last == 1)
+            #expect(progress.count > 2)
+            #expect(progress == progress.sorted(), "progress only grows")
+            let refused = await Self.screen(session).logic.send(.changePhoto(Data("not an image".utf8), .png))
             #expect(refused.error?.kind == .invalidInput)
         }
     }
@@ -75,19 +72,18 @@ struct ProfileLogicControllerTests {
         try await SessionFixture.with { fixture in
             let session = try await fixture.starter().register(username: "dot", password: "password123", displayName: "Dot")
             let logic = Self.screen(session).logic
-            #expect(await logic.logout() == .signedOut)
-            #expect(await logic.load(onState: nil) == .signedOut)
+            #expect(await logic.send(.logout) == .signedOut)
+            #expect(await logic.send(.load) == .signedOut)
         }
     }
 
     @Test("with the server down, load keeps the cached user visible and then fails as offline")
     func serverDown() async throws {
-        let (session, seen) = try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "eve", password: "password123", displayName: "Eve")
-            return (session, Recorder<ProfileState>())
+        let session = try await SessionFixture.with { fixture in
+            try await fixture.starter().register(username: "eve", password: "password123", displayName: "Eve")
         }
-        let state = await Self.screen(session).logic.load(onState: seen.record)
-        #expect(seen.all.first?.user?.username == "eve")
+        let (state, seen) = await StateRecorder.record(Self.screen(session).logic, .load)
+        #expect(seen.dropFirst().first?.user?.username == "eve")
         #expect(state.error?.kind == .offline)
     }
 }

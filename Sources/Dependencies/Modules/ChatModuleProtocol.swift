@@ -88,35 +88,46 @@ extension ChatMessageSender {
 public struct ConversationListContent: Sendable, Equatable {
     /// The conversations, newest activity first, each with its last message and unread count.
     public var conversations: [Conversation]
-    /// Whether ``ConversationsLogic/loadMore()`` can add a page.
+    /// Whether a ``ConversationsAction/loadMore`` can add a page.
     public var hasMore: Bool
+    /// The conversation a ``ConversationsAction/start(withUser:aboutProduct:)`` found or started.
+    public var started: Conversation?
 
     /// Makes content.
-    public init(conversations: [Conversation], hasMore: Bool) {
+    public init(conversations: [Conversation], hasMore: Bool, started: Conversation? = nil) {
         self.conversations = conversations
         self.hasMore = hasMore
+        self.started = started
     }
+
+    /// How many unread messages the loaded conversations hold.
+    public var unreadCount: Int { conversations.reduce(0) { $0 + $1.unreadCount } }
 }
 
-/// The conversations screen's logic.
-public protocol ConversationsLogic: Sendable {
+/// What the person can do on the conversations screen.
+public enum ConversationsAction: Sendable, Equatable {
     /// Loads the newest page of conversations.
-    func load() async -> ScreenState<ConversationListContent>
+    case load
     /// Adds the next page.
-    func loadMore() async -> ScreenState<ConversationListContent>
+    case loadMore
     /// Starts (or finds) the conversation with a user about a product.
-    func start(withUser userID: String, aboutProduct productID: String?) async -> ScreenState<Conversation>
+    case start(withUser: String, aboutProduct: String?)
 }
+
+/// The conversations screen's logic: while watched, a new message reorders the list and counts as
+/// unread at once.
+public protocol ConversationsLogic: LogicController
+where Action == ConversationsAction, State == ScreenState<ConversationListContent> {}
 
 /// What the messages screen shows.
 public struct MessagesContent: Sendable, Equatable {
     /// The conversation.
     public var conversation: Conversation
-    /// The messages loaded so far, oldest first.
+    /// The messages loaded so far, oldest first, each once (fetched and live ones de-duplicated).
     public var messages: [Message]
-    /// Messages still in the outbox for this conversation, oldest first.
+    /// Messages still in the outbox for this conversation, oldest first (queued, sending or failed).
     public var pending: [OutboxEntry]
-    /// Whether ``MessagesLogic/loadOlder()`` can add earlier messages.
+    /// Whether a ``MessagesAction/loadOlder`` can add earlier messages.
     public var hasOlder: Bool
 
     /// Makes content.
@@ -128,22 +139,24 @@ public struct MessagesContent: Sendable, Equatable {
     }
 }
 
-/// The messages screen's logic: history, sending through the outbox, read receipts.
-public protocol MessagesLogic: Sendable {
-    /// Opens the conversation and loads its newest messages.
-    func load() async -> ScreenState<MessagesContent>
+/// What the person can do on the messages screen.
+public enum MessagesAction: Sendable, Equatable {
+    /// Opens the conversation (starting it if needed) and loads its newest messages.
+    case load
     /// Adds earlier messages.
-    func loadOlder() async -> ScreenState<MessagesContent>
+    case loadOlder
     /// Queues a message in the outbox (delivered in the background) and shows it as pending.
-    func send(_ body: String) async -> ScreenState<MessagesContent>
+    case send(String)
     /// Tells the server everything shown so far has been read.
-    func markRead() async -> ScreenState<MessagesContent>
+    case markRead
     /// Fetches what arrived since the last load and folds in delivered outbox messages.
-    func refresh() async -> ScreenState<MessagesContent>
-    /// The screen's states as live events arrive: each new message in this conversation, and a
-    /// catch-up after every reconnection. Ends when the caller stops iterating.
-    func live() async -> AsyncStream<ScreenState<MessagesContent>>
+    case refresh
 }
+
+/// The messages screen's logic: history, sending through the outbox, read receipts. While its
+/// states are watched (the screen is open), it folds in live messages (each once), marks incoming
+/// ones read, catches up after every reconnection, and moves outbox entries from queued to sent.
+public protocol MessagesLogic: LogicController where Action == MessagesAction, State == ScreenState<MessagesContent> {}
 
 /// The conversations screen as a module hands it out.
 public typealias ConversationsScreen = Screen<any ConversationsLogic>
@@ -164,41 +177,4 @@ public protocol ChatModuleProtocol: Sendable {
     /// An object that sends messages into a conversation known by id, in the background (works
     /// offline: nothing is fetched before the message is queued).
     func messageSender(toConversation conversationID: String) -> any ChatMessageSender
-}
-
-extension ConversationsLogic {
-    /// The seed's form of ``load()``.
-    @discardableResult
-    public func load(then handler: @escaping StateHandler<ScreenState<ConversationListContent>>) -> Task<Void, Never> {
-        Task { handler(await load()) }
-    }
-
-    /// The seed's form of ``start(withUser:aboutProduct:)``.
-    @discardableResult
-    public func start(
-        withUser userID: String, aboutProduct productID: String?,
-        then handler: @escaping StateHandler<ScreenState<Conversation>>
-    ) -> Task<Void, Never> {
-        Task { handler(await start(withUser: userID, aboutProduct: productID)) }
-    }
-}
-
-extension MessagesLogic {
-    /// The seed's form of ``load()``.
-    @discardableResult
-    public func load(then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
-        Task { handler(await load()) }
-    }
-
-    /// The seed's form of ``send(_:)``.
-    @discardableResult
-    public func send(_ body: String, then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
-        Task { handler(await send(body)) }
-    }
-
-    /// The seed's form of ``markRead()``.
-    @discardableResult
-    public func markRead(then handler: @escaping StateHandler<ScreenState<MessagesContent>>) -> Task<Void, Never> {
-        Task { handler(await markRead()) }
-    }
 }

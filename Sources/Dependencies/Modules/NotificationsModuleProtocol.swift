@@ -1,47 +1,72 @@
 import BazaarAPI
+import Foundation
+
+/// A notification with what a person needs to read it: who it is from and what they said.
+public struct NotificationItem: Sendable, Equatable, Identifiable {
+    /// The notification as the server keeps it.
+    public var notification: BazaarAPI.Notification
+    /// The other person in the conversation it is about, when known.
+    public var from: User?
+    /// The start of the message it is about, when known.
+    public var excerpt: String?
+
+    /// Makes an item.
+    public init(notification: BazaarAPI.Notification, from: User? = nil, excerpt: String? = nil) {
+        self.notification = notification
+        self.from = from
+        self.excerpt = excerpt
+    }
+
+    /// The notification's id.
+    public var id: String { notification.id }
+
+    /// One line in words: "Ada Lovelace sent you a message: “Is it still…”".
+    public var headline: String {
+        switch notification.type {
+        case NotificationType.newMessage:
+            let who = from?.displayName ?? "Someone"
+            return excerpt.map { "\(who) sent you a message: “\($0)”" } ?? "\(who) sent you a message"
+        default:
+            return notification.type.replacingOccurrences(of: "_", with: " ").capitalized
+        }
+    }
+}
 
 /// What the notifications screen shows.
 public struct NotificationListContent: Sendable, Equatable {
     /// The notifications loaded so far, newest first.
-    public var notifications: [BazaarAPI.Notification]
-    /// Whether ``NotificationsLogic/loadMore()`` can add a page.
+    public var items: [NotificationItem]
+    /// Whether a ``NotificationsAction/loadMore`` can add a page.
     public var hasMore: Bool
 
     /// Makes content.
-    public init(notifications: [BazaarAPI.Notification], hasMore: Bool) {
-        self.notifications = notifications
+    public init(items: [NotificationItem], hasMore: Bool) {
+        self.items = items
         self.hasMore = hasMore
     }
 
+    /// The notifications themselves.
+    public var notifications: [BazaarAPI.Notification] { items.map(\.notification) }
+
     /// How many of the loaded notifications are unread.
-    public var unreadCount: Int { notifications.count { !$0.read } }
+    public var unreadCount: Int { items.count { !$0.notification.read } }
+}
+
+/// What the person can do on the notifications screen.
+public enum NotificationsAction: Sendable, Equatable {
+    /// Loads the newest page.
+    case load
+    /// Adds the next page.
+    case loadMore
+    /// Marks some notifications read.
+    case markRead(ids: [String])
+    /// Marks every notification read.
+    case markAllRead
 }
 
 /// The notifications screen's logic (seed 004's `NotiService.getNoti`, as a logic controller).
-public protocol NotificationsLogic: Sendable {
-    /// Loads the newest page.
-    func load() async -> ScreenState<NotificationListContent>
-    /// Adds the next page.
-    func loadMore() async -> ScreenState<NotificationListContent>
-    /// Marks some notifications read.
-    func markRead(ids: [String]) async -> ScreenState<NotificationListContent>
-    /// Marks every notification read.
-    func markAllRead() async -> ScreenState<NotificationListContent>
-}
-
-extension NotificationsLogic {
-    /// The seed's form of ``load()``.
-    @discardableResult
-    public func load(then handler: @escaping StateHandler<ScreenState<NotificationListContent>>) -> Task<Void, Never> {
-        Task { handler(await load()) }
-    }
-
-    /// The seed's form of ``markAllRead()``.
-    @discardableResult
-    public func markAllRead(then handler: @escaping StateHandler<ScreenState<NotificationListContent>>) -> Task<Void, Never> {
-        Task { handler(await markAllRead()) }
-    }
-}
+public protocol NotificationsLogic: LogicController
+where Action == NotificationsAction, State == ScreenState<NotificationListContent> {}
 
 /// The notifications screen as a module hands it out.
 public typealias NotificationsScreen = Screen<any NotificationsLogic>

@@ -6,7 +6,7 @@ public struct ProductListContent: Sendable, Equatable {
     public var products: [Product]
     /// The search, if any.
     public var query: String?
-    /// Whether ``ProductListLogic/loadMore()`` can add a page.
+    /// Whether a ``ProductListAction/loadMore`` can add a page.
     public var hasMore: Bool
 
     /// Makes content.
@@ -16,6 +16,20 @@ public struct ProductListContent: Sendable, Equatable {
         self.hasMore = hasMore
     }
 }
+
+/// What the person can do on the product list.
+public enum ProductListAction: Sendable, Equatable {
+    /// Loads the first page of everything, or of the products matching `query`.
+    case load(query: String?)
+    /// Adds the next page.
+    case loadMore
+    /// Loads pages (of the current search) until `count` products are shown or none are left.
+    case loadAtLeast(Int)
+}
+
+/// Browsing and searching products, a page at a time.
+public protocol ProductListLogic: LogicController
+where Action == ProductListAction, State == ScreenState<ProductListContent> {}
 
 /// What a product's page shows: the product and its seller.
 public struct ProductDetailContent: Sendable, Equatable {
@@ -31,58 +45,78 @@ public struct ProductDetailContent: Sendable, Equatable {
     }
 }
 
-/// Browsing and searching products, a page at a time.
-public protocol ProductListLogic: Sendable {
-    /// Loads the first page, of everything or of matches for `query`.
-    func load(query: String?) async -> ScreenState<ProductListContent>
-    /// Adds the next page to what is shown.
-    func loadMore() async -> ScreenState<ProductListContent>
+/// What the person can do on a product's page.
+public enum ProductDetailAction: Sendable, Equatable {
+    /// Loads the product and its seller.
+    case load
 }
 
 /// One product's page.
-public protocol ProductDetailLogic: Sendable {
-    /// Loads the product and its seller.
-    func load() async -> ScreenState<ProductDetailContent>
+public protocol ProductDetailLogic: LogicController
+where Action == ProductDetailAction, State == ScreenState<ProductDetailContent> {}
+
+/// The sell form as the person typed it: text, so the logic (not the renderer) reads the price.
+public struct SellDraft: Sendable, Equatable {
+    /// What it is.
+    public var title: String
+    /// More about it.
+    public var description: String
+    /// The price as typed, like `120` or `4.50`.
+    public var price: String
+    /// An ISO 4217 code (lower case is accepted).
+    public var currency: String
+
+    /// Makes a draft.
+    public init(title: String = "", description: String = "", price: String = "", currency: String = "EUR") {
+        self.title = title
+        self.description = description
+        self.price = price
+        self.currency = currency
+    }
+}
+
+/// A field of the sell form, for errors shown beside it.
+public enum SellField: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// The title.
+    case title
+    /// The description.
+    case description
+    /// The price.
+    case price
+    /// The currency.
+    case currency
+}
+
+/// What the sell screen shows: the form (with an error beside each field that breaks a rule), or
+/// the product once listed.
+public struct SellContent: Sendable, Equatable {
+    /// What is in the form.
+    public var draft: SellDraft
+    /// A sentence for each field that breaks a rule.
+    public var fieldErrors: [SellField: String]
+    /// The product as listed, once it is.
+    public var listed: Product?
+
+    /// Makes content.
+    public init(draft: SellDraft = SellDraft(), fieldErrors: [SellField: String] = [:], listed: Product? = nil) {
+        self.draft = draft
+        self.fieldErrors = fieldErrors
+        self.listed = listed
+    }
+}
+
+/// What the person can do on the sell screen.
+public enum SellAction: Sendable, Equatable {
+    /// Lists the product described by the draft (or shows why not, beside the fields).
+    case sell(SellDraft)
 }
 
 /// Listing a product for sale.
-public protocol SellLogic: Sendable {
-    /// Puts a product up for sale and returns it as listed.
-    func sell(title: String, description: String, priceCents: Int, currency: String) async -> ScreenState<Product>
-}
+public protocol SellLogic: LogicController where Action == SellAction, State == ScreenState<SellContent> {}
 
 extension ProductsModuleProtocol {
     /// Browsing (and searching) products, 20 at a time.
     public func productListScreen() -> ProductListScreen { productListScreen(pageSize: 20) }
-}
-
-extension ProductListLogic {
-    /// The seed's form of ``load(query:)``.
-    @discardableResult
-    public func load(query: String?, then handler: @escaping StateHandler<ScreenState<ProductListContent>>)
-        -> Task<Void, Never>
-    {
-        Task { handler(await load(query: query)) }
-    }
-}
-
-extension ProductDetailLogic {
-    /// The seed's form of ``load()``.
-    @discardableResult
-    public func load(then handler: @escaping StateHandler<ScreenState<ProductDetailContent>>) -> Task<Void, Never> {
-        Task { handler(await load()) }
-    }
-}
-
-extension SellLogic {
-    /// The seed's form of ``sell(title:description:priceCents:currency:)``.
-    @discardableResult
-    public func sell(
-        title: String, description: String, priceCents: Int, currency: String,
-        then handler: @escaping StateHandler<ScreenState<Product>>
-    ) -> Task<Void, Never> {
-        Task { handler(await sell(title: title, description: description, priceCents: priceCents, currency: currency)) }
-    }
 }
 
 /// The products feature's screens.

@@ -8,11 +8,14 @@ public struct ProfileContent: Sendable, Equatable {
     public var user: User
     /// Whether this is the cached user while a fresher one loads.
     public var isRefreshing: Bool
+    /// The share of a photo upload sent so far (0 to 1), while one is under way.
+    public var uploadProgress: Double?
 
     /// Makes content.
-    public init(user: User, isRefreshing: Bool = false) {
+    public init(user: User, isRefreshing: Bool = false, uploadProgress: Double? = nil) {
         self.user = user
         self.isRefreshing = isRefreshing
+        self.uploadProgress = uploadProgress
     }
 }
 
@@ -26,39 +29,27 @@ public enum ProfileState: Sendable, Equatable {
     case failed(ScreenError)
     /// The person logged out; the renderer leaves the screen.
     case signedOut
+
+    /// The content, when presenting.
+    public var content: ProfileContent? {
+        if case .presenting(let content) = self { content } else { nil }
+    }
 }
 
-/// The profile screen's logic (seed 002's `ProfileLogicController`): every action returns the next state.
-public protocol ProfileLogic: Sendable {
-    /// Loads the profile: the cached user first (reported to `onState`), then the server's.
-    func load(onState: StateHandler<ProfileState>?) async -> ProfileState
+/// What the person can do on the profile screen.
+public enum ProfileAction: Sendable, Equatable {
+    /// Shows the cached user at once, then the server's.
+    case load
     /// Changes the display name.
-    func changeDisplayName(to name: String) async -> ProfileState
-    /// Uploads a new photo (JPEG, PNG or WebP bytes), reporting the share uploaded from 0 to 1.
-    func changePhoto(_ bytes: Data, mediaType: MediaType, progress: (@Sendable (Double) -> Void)?) async -> ProfileState
+    case changeDisplayName(String)
+    /// Uploads a new photo (JPEG, PNG or WebP bytes); progress shows in the states.
+    case changePhoto(Data, MediaType)
     /// Logs out (also when the server cannot be reached).
-    func logout() async -> ProfileState
+    case logout
 }
 
-extension ProfileLogic {
-    /// The seed's form: `handler` gets the cached state, then the loaded one.
-    @discardableResult
-    public func load(then handler: @escaping StateHandler<ProfileState>) -> Task<Void, Never> {
-        Task { handler(await load(onState: { if case .presenting(let content) = $0, content.isRefreshing { handler($0) } })) }
-    }
-
-    /// The seed's form of ``changeDisplayName(to:)``.
-    @discardableResult
-    public func changeDisplayName(to name: String, then handler: @escaping StateHandler<ProfileState>) -> Task<Void, Never> {
-        Task { handler(await changeDisplayName(to: name)) }
-    }
-
-    /// The seed's form of ``logout()``.
-    @discardableResult
-    public func logout(then handler: @escaping StateHandler<ProfileState>) -> Task<Void, Never> {
-        Task { handler(await logout()) }
-    }
-}
+/// The profile screen's logic (seed 002's `ProfileLogicController`).
+public protocol ProfileLogic: LogicController where Action == ProfileAction, State == ProfileState {}
 
 /// The profile screen as a module hands it out: its logic plus what a renderer needs to draw it.
 public typealias ProfileScreen = Screen<any ProfileLogic>

@@ -31,7 +31,7 @@ struct ChatCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
-                let content = try await context.output.loading("Loading conversations") { await screen.logic.load() }.content()
+                let content = try await context.output.loading("Loading conversations") { await screen.logic.send(.load) }.content()
                 if context.json { return try context.printJSON(content.conversations) }
                 context.output.write(ConversationsRenderer().lines(for: content, width: context.output.capabilities.width))
             }
@@ -57,9 +57,10 @@ struct ChatCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 let session = try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
-                let conversation = try await context.output.loading("Starting the conversation") {
-                    await screen.logic.start(withUser: user, aboutProduct: product)
-                }.content()
+                let started = try await context.output.loading("Starting the conversation") {
+                    await screen.logic.send(.start(withUser: user, aboutProduct: product))
+                }.content().started
+                guard let conversation = started else { throw AppError(.refused, "the server started no conversation") }
                 if context.json { return try context.printJSON(conversation) }
                 context.output.write(MessagesRenderer(me: session.userID).header(for: conversation))
                 context.output.write("Say something: bazaar chat send \(conversation.id) \"Hello!\"".consoleText(.muted))

@@ -5,9 +5,9 @@ import Dependencies
 import Foundation
 import TerminalUI
 
-/// The interactive `bazaar chat open`: prints the history, then each new message as it arrives
-/// (live events, with catch-up after a reconnect), sends each typed line through the outbox, and
-/// marks what was shown as read. An actor: the live stream and the keyboard both print.
+/// The interactive `bazaar chat open`: draws the messages screen's states on a terminal, which only
+/// appends, and turns typed lines into actions. The logic follows the conversation (live messages,
+/// read receipts, outbox deliveries); this type only remembers what it already printed.
 actor ChatRoom {
     private let logic: any MessagesLogic
     private let outbox: Outbox
@@ -25,29 +25,25 @@ actor ChatRoom {
 
     /// Runs until `input` ends or the person types `/quit`.
     func run(input: AsyncStream<String>) async throws {
-        let content = try await output.loading("Opening the conversation") { await logic.load() }.content()
+        let content = try await output.loading("Opening the conversation") { await logic.send(.load) }.content()
         output.write(renderer.lines(for: content))
         printed = Set(content.messages.map(\.id))
         output.write("Type a message and press Enter; /older for earlier messages, /quit to leave.".consoleText(.muted))
-        _ = await logic.markRead()
         await outbox.start()
-        let live = Task { [logic] in
-            for await state in await logic.live() { await self.show(state) }
+        // Watching the states opens the screen: the logic marks what arrives read and follows live.
+        let states = await logic.states()
+        _ = await logic.send(.markRead)
+        let drawing = Task {
+            for await state in states { self.show(state) }
         }
-        let delivered = Task { [outbox] in
-            for await entry in await outbox.updates() where entry.state.isFinal { await self.delivered(entry) }
-        }
-        defer {
-            live.cancel()
-            delivered.cancel()
-        }
+        defer { drawing.cancel() }
         reading: for await line in input {
             let text = line.trimmingCharacters(in: .whitespaces)
             switch text {
             case "": continue
             case "/quit", "/exit": break reading
-            case "/older": showOlder(await logic.loadOlder())
-            default: await show(await logic.send(text))
+            case "/older": showOlder(await logic.send(.loadOlder))
+            default: await logic.send(.send(text))
             }
         }
         // Deliver what was typed before leaving, if the server is there to take it; what it cannot
@@ -57,16 +53,11 @@ actor ChatRoom {
         }
     }
 
-    private func delivered(_ entry: OutboxEntry) async {
-        await show(await logic.refresh())
-    }
-
-    /// Prints whatever in `state` has not been printed yet; marks incoming messages read.
-    private func show(_ state: ScreenState<MessagesContent>) async {
+    /// Prints whatever in `state` has not been printed yet.
+    private func show(_ state: ScreenState<MessagesContent>) {
         switch state {
         case .presenting(let content):
-            let new = content.messages.filter { !printed.contains($0.id) }
-            for message in new {
+            for message in content.messages where !printed.contains(message.id) {
                 printed.insert(message.id)
                 output.write(renderer.line(for: message, in: content.conversation))
             }
@@ -76,7 +67,6 @@ actor ChatRoom {
                     output.write(renderer.line(for: entry))
                 }
             }
-            if new.contains(where: { $0.senderId != renderer.me }) { _ = await logic.markRead() }
         case .failed(let error):
             output.write(ErrorPanel(message: error.message, suggestion: error.suggestion).render())
         case .loading:

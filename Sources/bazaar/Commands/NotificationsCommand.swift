@@ -24,9 +24,9 @@ struct NotificationsCommand: AsyncParsableCommand {
             try await context.startSignedIn()
             let screen = try context.dependencies.notificationsModule.notificationsScreen()
             let content = try await context.output.loading("Loading notifications") {
-                let loaded = await screen.logic.load()
+                let loaded = await screen.logic.send(.load)
                 guard readAll, loaded.content != nil else { return loaded }
-                return await screen.logic.markAllRead()
+                return await screen.logic.send(.markAllRead)
             }.content()
             if context.json { return try context.printJSON(content.notifications) }
             context.output.write(NotificationsRenderer().lines(for: content, width: context.output.capabilities.width))

@@ -29,11 +29,8 @@ struct ProductsCommand: AsyncParsableCommand {
             try await context.start()
             let screen = try context.dependencies.productsModule.productListScreen(pageSize: min(limit, 100))
             var content = try await context.output.loading(search == nil ? "Loading products" : "Searching") {
-                var state = await screen.logic.load(query: search)
-                while let content = state.content, content.hasMore, content.products.count < limit {
-                    state = await screen.logic.loadMore()
-                }
-                return state
+                await screen.logic.send(.load(query: search))
+                return await screen.logic.send(.loadAtLeast(limit))
             }.content()
             if context.json {
                 content.products = Array(content.products.prefix(limit))
@@ -73,7 +70,7 @@ struct ProductCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.start()
                 let screen = try context.dependencies.productsModule.productScreen(id: id)
-                let content = try await context.output.loading("Loading the product") { await screen.logic.load() }.content()
+                let content = try await context.output.loading("Loading the product") { await screen.logic.send(.load) }.content()
                 if context.json { return try context.printJSON(Page(product: content.product, seller: content.seller)) }
                 context.output.write(ProductDetailRenderer().lines(for: content, width: context.output.capabilities.width))
             }
@@ -95,41 +92,19 @@ struct ProductCommand: AsyncParsableCommand {
         @Option(help: "An ISO 4217 code.") var currency = "EUR"
         @OptionGroup var options: GlobalOptions
 
-        func validate() throws {
-            guard Price.cents(from: price) != nil else {
-                throw ValidationError("--price must be an amount like 120 or 4.50 (got \(price))")
-            }
-        }
-
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
-                let cents = try Price.cents(from: price) ?? { throw AppError(.usage, "bad --price") }()
                 let screen = try context.dependencies.productsModule.sellScreen()
-                let product = try await context.output.loading("Listing") {
-                    await screen.logic.sell(title: title, description: description, priceCents: cents, currency: currency.uppercased())
-                }.content()
+                let draft = SellDraft(title: title, description: description, price: price, currency: currency)
+                let form = try await context.output.loading("Listing") { await screen.logic.send(.sell(draft)) }.content()
+                guard let product = form.listed else {
+                    let errors = SellField.allCases.compactMap { field in form.fieldErrors[field].map { "\(field.rawValue): \($0)" } }
+                    throw AppError(.invalidInput, errors.joined(separator: "; "))
+                }
                 if context.json { return try context.printJSON(product) }
                 context.output.write(ProductDetailRenderer().listed(product))
             }
         }
-    }
-}
-
-/// Reads a price typed by a person.
-enum Price {
-    /// `"120"` → 12000, `"4.5"` → 450, `"4.50"` → 450; `nil` for anything else (negative, three
-    /// decimals, letters, absurdly large).
-    static func cents(from text: String) -> Int? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = Int(parts[0]), whole >= 0, whole < 100_000_000,
-            parts[0].allSatisfy(\.isASCII)
-        else { return nil }
-        guard parts.count == 2 else { return whole * 100 }
-        let fraction = parts[1]
-        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(fraction) else {
-            return nil
-        }
-        return whole * 100 + (fraction.count == 1 ? value * 10 : value)
     }
 }

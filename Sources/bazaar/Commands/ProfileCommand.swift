@@ -43,7 +43,7 @@ struct ProfileCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
                 let screen = try context.dependencies.profileModule.profileScreen()
-                let state = await context.output.loading("Loading your profile") { await screen.logic.load(onState: nil) }
+                let state = await context.output.loading("Loading your profile") { await screen.logic.send(.load) }
                 try ProfileCommand.draw(state, in: context)
             }
         }
@@ -60,7 +60,7 @@ struct ProfileCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
                 let screen = try context.dependencies.profileModule.profileScreen()
-                let state = await context.output.loading("Renaming") { await screen.logic.changeDisplayName(to: name) }
+                let state = await context.output.loading("Renaming") { await screen.logic.send(.changeDisplayName(name)) }
                 if case .presenting(let content) = state { context.services.remember(content.user) }
                 try ProfileCommand.draw(state, in: context)
             }
@@ -81,7 +81,13 @@ struct ProfileCommand: AsyncParsableCommand {
                 try await context.startSignedIn()
                 let screen = try context.dependencies.profileModule.profileScreen()
                 let bar = context.json ? nil : context.output.progress("Uploading \(URL(fileURLWithPath: file).lastPathComponent)")
-                let state = await screen.logic.changePhoto(bytes, mediaType: mediaType) { bar?.update($0) }
+                let progress = Task {
+                    for await state in await screen.logic.states() {
+                        if let fraction = state.content?.uploadProgress { bar?.update(fraction) }
+                    }
+                }
+                let state = await screen.logic.send(.changePhoto(bytes, mediaType))
+                progress.cancel()
                 bar?.finish(succeeded: state.isPresenting)
                 if case .presenting(let content) = state { context.services.remember(content.user) }
                 try ProfileCommand.draw(state, in: context)

@@ -51,43 +51,43 @@ struct DemoScript {
 
         try await narrator.step(3, "Dana browses what is for sale")
         let browse = try dana.dependencies.productsModule.productListScreen(pageSize: 20)
-        let all = try await browse.logic.load(query: nil).content()
+        let all = try await browse.logic.send(.load(query: nil)).content()
         narrator.show(ProductListRenderer().lines(for: all, limit: 20, width: narrator.width))
 
         try await narrator.step(4, "…and searches for “bike”")
-        let found = try await browse.logic.load(query: "bike").content()
+        let found = try await browse.logic.send(.load(query: "bike")).content()
         narrator.show(ProductListRenderer().lines(for: found, limit: 20, width: narrator.width))
         guard let bike = found.products.first else { throw AppError(.refused, "the demo data has no bike") }
 
         try await narrator.step(5, "She opens the road bike")
-        let detail = try await dana.dependencies.productsModule.productScreen(id: bike.id).logic.load().content()
+        let detail = try await dana.dependencies.productsModule.productScreen(id: bike.id).logic.send(.load).content()
         narrator.show(ProductDetailRenderer().lines(for: detail, width: narrator.width))
 
         try await narrator.step(6, "She messages the seller about it")
         let danaChat = try dana.dependencies.chatModule.messagesScreen(user: detail.seller, product: bike)
-        _ = try await danaChat.logic.load().content()
-        _ = await danaChat.logic.send("Hi! Is the road bike still available?")
+        _ = try await danaChat.logic.send(.load).content()
+        await danaChat.logic.send(.send("Hi! Is the road bike still available?"))
         let danaOutbox = try dana.dependencies.resolve(Outbox.self)
         _ = await danaOutbox.flush()
-        let sent = try await danaChat.logic.refresh().content()
+        let sent = try await danaChat.logic.send(.refresh).content()
         let danaRenderer = MessagesRenderer(me: dana.id)
         narrator.show(danaRenderer.lines(for: sent))
-        let live = await danaChat.logic.live()
-        narrator.note("Dana keeps the conversation open; it listens for live events.")
+        let live = await danaChat.logic.states()
+        narrator.note("Dana keeps the conversation open: its logic follows live events.")
 
         try await narrator.step(7, "The seller, \(detail.seller.displayName), signs in on her own device and replies")
         let seller = try await DemoUser.login(
             username: detail.seller.username, password: Self.sellerPassword, server: url,
             folder: folder.appendingPathComponent(detail.seller.username))
-        let inbox = try await seller.dependencies.chatModule.conversationsScreen().logic.load().content()
+        let inbox = try await seller.dependencies.chatModule.conversationsScreen().logic.send(.load).content()
         narrator.show(ConversationsRenderer().lines(for: inbox, width: narrator.width))
         guard let conversation = inbox.conversations.first(where: { $0.otherUser.id == dana.id }) else {
             throw AppError(.refused, "the seller does not see Dana's conversation")
         }
         let sellerChat = try seller.dependencies.chatModule.messagesScreen(conversationID: conversation.id)
-        _ = try await sellerChat.logic.load().content()
-        _ = await sellerChat.logic.markRead()
-        _ = await sellerChat.logic.send("Yes, it is! Want to try it out on Saturday?")
+        _ = try await sellerChat.logic.send(.load).content()
+        await sellerChat.logic.send(.markRead)
+        await sellerChat.logic.send(.send("Yes, it is! Want to try it out on Saturday?"))
         _ = await (try seller.dependencies.resolve(Outbox.self)).flush()
 
         try await narrator.step(8, "The reply arrives on Dana's open screen, live")
@@ -96,22 +96,28 @@ struct DemoScript {
 
         try await narrator.step(9, "Dana renames herself")
         let profile = try dana.dependencies.profileModule.profileScreen()
-        let renamed = await profile.logic.changeDisplayName(to: "Dana K. Scully")
+        let renamed = await profile.logic.send(.changeDisplayName("Dana K. Scully"))
         if case .presenting(let content) = renamed { narrator.show(ProfileRenderer().lines(for: content, width: narrator.width)) }
 
         try await narrator.step(10, "…and uploads a profile photo")
         let photo = DemoImage.png()
         let bar = narrator.output.progress("   Uploading photo.png (\(photo.count / 1024) KiB)")
-        let uploaded = await profile.logic.changePhoto(photo, mediaType: .png) { bar.update($0) }
+        let progress = Task {
+            for await state in await profile.logic.states() {
+                if let fraction = state.content?.uploadProgress { bar.update(fraction) }
+            }
+        }
+        let uploaded = await profile.logic.send(.changePhoto(photo, .png))
+        progress.cancel()
         bar.finish(succeeded: uploaded.isPresenting)
         if case .presenting(let content) = uploaded, let photoURL = content.user.photoURL { narrator.note("photo at \(photoURL)") }
 
         try await narrator.step(11, "Dana's notifications")
         let notifications = try dana.dependencies.notificationsModule.notificationsScreen()
-        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.load().content(), width: narrator.width))
+        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.send(.load).content(), width: narrator.width))
         narrator.note("She marks them all read:")
-        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.markAllRead().content(), width: narrator.width))
-        _ = await danaChat.logic.markRead()
+        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.send(.markAllRead).content(), width: narrator.width))
+        await danaChat.logic.send(.markRead)
 
         try await narrator.step(12, "The server goes away for a moment…")
         let port = server.port
@@ -136,13 +142,13 @@ struct DemoScript {
         let final = await danaOutbox.delivery(of: queued.id)
         narrator.show([danaRenderer.line(for: final)])
         guard settled, case .sent = final.state else { throw AppError(.refused, "the queued message was not delivered") }
-        let sellerView = try await sellerChat.logic.refresh().content()
+        let sellerView = try await sellerChat.logic.send(.refresh).content()
         narrator.note("what the seller now sees:")
         narrator.show(MessagesRenderer(me: seller.id).lines(for: sellerView))
 
         try await narrator.step(16, "Both sign out")
         for user in [dana, seller] {
-            let state = await (try user.dependencies.profileModule.profileScreen()).logic.logout()
+            let state = await (try user.dependencies.profileModule.profileScreen()).logic.send(.logout)
             if case .signedOut = state { narrator.show(["✓ ".consoleText(.success) + "\(await user.session.user.user.displayName) signed out".consoleText()]) }
             await (try user.dependencies.resolve(LiveEventsConnection.self)).stop()
         }

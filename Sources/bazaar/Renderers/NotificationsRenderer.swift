@@ -11,24 +11,15 @@ struct NotificationsRenderer {
         guard !content.notifications.isEmpty else { return ["No notifications.".consoleText(.muted)] }
         let table = Table(
             columns: [.init(""), .init("WHEN"), .init("WHAT", flexible: true), .init("ID")],
-            rows: content.notifications.map { notification in
+            rows: content.items.map { item in
                 [
-                    notification.read ? " ".consoleText() : "●".consoleText(.highlight),
-                    Formats.date(notification.createdAt).consoleText(.muted),
-                    describe(notification).consoleText(),
-                    notification.id.consoleText(.muted),
+                    item.notification.read ? " ".consoleText() : "●".consoleText(.highlight),
+                    Formats.date(item.notification.createdAt).consoleText(.muted),
+                    item.headline.consoleText(),
+                    item.id.consoleText(.muted),
                 ]
             })
         let unread = content.unreadCount
         return table.render(width: width) + ["\(unread) unread".consoleText(unread > 0 ? .highlight : .muted)]
-    }
-
-    private func describe(_ notification: BazaarAPI.Notification) -> String {
-        switch notification.type {
-        case NotificationType.newMessage:
-            "New message" + (notification.conversationId.map { " in conversation \($0)" } ?? "")
-        default:
-            notification.type
-        }
     }
 }

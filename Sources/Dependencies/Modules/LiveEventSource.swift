@@ -1,0 +1,18 @@
+import BazaarAPI
+
+/// What the live connection reports to its subscribers.
+public enum LiveConnectionEvent: Sendable, Equatable {
+    /// The socket is open (again): anything missed while it was closed must be fetched.
+    case connected
+    /// An event for the signed-in user.
+    case event(LiveEvent)
+    /// The socket closed; it reconnects by itself after a backoff.
+    case disconnected
+}
+
+/// The signed-in user's live events, as any feature may watch them (the chat module owns the
+/// socket; notifications and conversation lists fold its events into their states).
+public protocol LiveEventSource: Sendable {
+    /// A stream of connection events from now on; ends when the caller stops iterating.
+    func subscribe() async -> AsyncStream<LiveConnectionEvent>
+}

@@ -1,0 +1,48 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+
+/// Reads a sell form as typed: the price from text to cents, the currency upper-cased, and a
+/// sentence for each field that breaks one of the server's rules, so the person sees it beside the
+/// field before anything is sent.
+enum SellDraftReader {
+    /// The request the draft makes, and the errors by field (a request only when there are none).
+    static func read(_ draft: SellDraft) -> (CreateProductRequest?, [SellField: String]) {
+        var errors: [SellField: String] = [:]
+        let title = draft.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !(1...120).contains(title.count) { errors[.title] = "Give it a title of 1 to 120 characters." }
+        if draft.description.count > 5000 { errors[.description] = "Keep the description under 5000 characters." }
+        let cents = Price.cents(from: draft.price)
+        if cents == nil { errors[.price] = "Enter a price like 120 or 4.50." }
+        let currency = draft.currency.trimmingCharacters(in: .whitespaces).uppercased()
+        if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            errors[.currency] = "Use a three-letter currency code, like EUR."
+        }
+        guard errors.isEmpty, let cents else { return (nil, errors) }
+        return (CreateProductRequest(title: title, description: draft.description, priceCents: cents, currency: currency), [:])
+    }
+
+    /// The field a server message is about (it starts with the field's name), if any.
+    static func field(named message: String) -> SellField? {
+        let name = message.prefix { $0.isLetter }
+        return name == "priceCents" ? .price : SellField(rawValue: String(name))
+    }
+}
+
+/// Reads a price typed by a person.
+enum Price {
+    /// `"120"` → 12000, `"4.5"` → 450, `"4.50"` → 450; `nil` for anything else (negative, three
+    /// decimals, letters, absurdly large).
+    static func cents(from text: String) -> Int? {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = Int(parts[0]), whole >= 0, whole < 100_000_000,
+            parts[0].allSatisfy(\.isASCII)
+        else { return nil }
+        guard parts.count == 2 else { return whole * 100 }
+        let fraction = parts[1]
+        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(fraction) else {
+            return nil
+        }
+        return whole * 100 + (fraction.count == 1 ? value * 10 : value)
+    }
+}

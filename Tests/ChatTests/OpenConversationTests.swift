@@ -1,0 +1,98 @@
+import BazaarAPI
+import Chat
+import Dependencies
+import Foundation
+import Networking
+import Session
+import Testing
+import TestSupport
+
+/// What the messages logic does on its own while its screen is open (its states watched), so no
+/// renderer has to: live messages once each, read receipts, outbox entries from queued to sent.
+@Suite("MessagesLogicController while the screen is open", .timeLimit(.minutes(2)))
+struct OpenConversationTests {
+    /// The buyer's open screen on a conversation with `seller`, with its live socket and outbox.
+    struct OpenScreen {
+        let logic: any MessagesLogic
+        let outbox: Outbox
+        let connection: LiveEventsConnection
+        let conversationID: String
+    }
+
+    static func open(_ buyer: UserSession, with seller: User, fixture: SessionFixture, folder: URL) async throws -> OpenScreen {
+        let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
+        let outbox = try Outbox(
+            path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+        let screen = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(user: seller, product: nil)
+        let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
+        return OpenScreen(logic: screen.logic, outbox: outbox, connection: connection, conversationID: conversationID)
+    }
+
+    @Test("a live message shows once, also after a refresh fetches it again, and is marked read while open")
+    func liveMessageOnceAndRead() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "ola", password: "password123", displayName: "Ola")
+            let seller = try await fixture.raw.register("oto")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let open = try await Self.open(buyer, with: seller.user, fixture: fixture, folder: folder)
+            let states = await open.logic.states()
+            _ = try await fixture.raw.sendMessage("still for sale?", in: open.conversationID, token: seller.tokens.accessToken)
+            let arrived = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.contains { $0.body == "still for sale?" } == true
+            }
+            #expect(arrived != nil)
+            let refreshed = await open.logic.send(.refresh)
+            #expect(refreshed.content?.messages.filter { $0.body == "still for sale?" }.count == 1)
+            let read = await firstState(states, within: .seconds(10)) { $0.content?.conversation.unreadCount == 0 }
+            #expect(read != nil)
+            // The server agrees: the seller's message counts as read for the buyer.
+            let list = await ConversationsLogicController(network: buyer.network).send(.load)
+            #expect(list.content?.conversations.first { $0.id == open.conversationID }?.unreadCount == 0)
+            await open.connection.stop()
+        }
+    }
+
+    @Test("nobody watching: an incoming message is not marked read")
+    func notOpenNotRead() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "pia", password: "password123", displayName: "Pia")
+            let seller = try await fixture.raw.register("pal")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let open = try await Self.open(buyer, with: seller.user, fixture: fixture, folder: folder)
+            _ = try await fixture.raw.sendMessage("hello?", in: open.conversationID, token: seller.tokens.accessToken)
+            let refreshed = await open.logic.send(.refresh)
+            #expect(refreshed.content?.messages.map(\.body) == ["hello?"])
+            let list = await ConversationsLogicController(network: buyer.network).send(.load)
+            #expect(list.content?.conversations.first?.unreadCount == 1)
+            await open.connection.stop()
+        }
+    }
+
+    @Test("a sent message moves from queued to the history by itself, exactly once")
+    func outboxQueuedThenSent() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "rae", password: "password123", displayName: "Rae")
+            let seller = try await fixture.raw.register("rob")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let open = try await Self.open(buyer, with: seller.user, fixture: fixture, folder: folder)
+            let states = await open.logic.states()
+            let queued = await open.logic.send(.send("I'll take it"))
+            #expect(queued.content?.pending.map(\.body) == ["I'll take it"])
+            #expect(queued.content?.pending.first?.state == .queued)
+            #expect(queued.content?.messages.isEmpty == true)
+            await open.outbox.start()
+            let sent = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.map(\.body) == ["I'll take it"] && $0.content?.pending.isEmpty == true
+            }
+            #expect(sent != nil, "no renderer asked for a refresh: the logic followed the outbox")
+            let history = try await fixture.raw.get(
+                "/v1/conversations/\(open.conversationID)/messages", token: seller.tokens.accessToken)
+            #expect(try history.decode(Page<Message>.self).items.map(\.body) == ["I'll take it"])
+            await open.outbox.stop()
+            await open.connection.stop()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import BazaarAPI
+import Dependencies
+@testable import Products
+import Testing
+
+@Suite("Reading the sell form")
+struct SellDraftTests {
+    @Test("prices typed by a person become cents; anything odd is refused", arguments: [
+        ("120", 12_000), ("4.5", 450), ("4.50", 450), ("0", 0), (" 7.05 ", 705),
+    ])
+    func prices(text: String, cents: Int) {
+        #expect(Price.cents(from: text) == cents)
+    }
+
+    @Test("malformed prices are refused", arguments: ["", "-1", "4.505", "4,50", "twelve", "1e3", "٣", "4.", "999999999999"])
+    func badPrices(text: String) {
+        #expect(Price.cents(from: text) == nil)
+    }
+
+    @Test("each broken rule is reported beside its own field, and nothing is sent")
+    func fieldErrors() {
+        let (request, errors) = SellDraftReader.read(SellDraft(title: " ", description: "", price: "abc", currency: "euro"))
+        #expect(request == nil)
+        #expect(Set(errors.keys) == [.title, .price, .currency])
+    }
+
+    @Test("a good draft becomes a request with cents and an upper-case currency")
+    func goodDraft() {
+        let (request, errors) = SellDraftReader.read(SellDraft(title: " Lamp ", description: "Brass", price: "4.50", currency: "usd"))
+        #expect(errors.isEmpty)
+        #expect(request?.title == "Lamp")
+        #expect(request?.priceCents == 450)
+        #expect(request?.currency == "USD")
+    }
+
+    @Test("a server message names its field", arguments: [
+        ("title must be 1 to 120 characters.", SellField.title), ("priceCents must be an integer", .price),
+        ("currency must be an ISO 4217 code", .currency),
+    ])
+    func serverField(message: String, field: SellField) {
+        #expect(SellDraftReader.field(named: message) == field)
+    }
+}
