@@ -18,7 +18,7 @@ public enum StateRecorder {
         }
         let final = await logic.send(action)
         // The final state is the last one published; wait until the watcher has seen it.
-        while seen.withLock({ $0.last != final }) { await Task.yield() }
+        while seen.withLock({ $0.last != final }) { try? await Task.sleep(for: .milliseconds(1)) }
         watcher.cancel()
         for await _ in ended {}
         return (final, seen.withLock { $0 })

@@ -28,6 +28,9 @@ struct AppContext: Sendable {
         self.dependencies = dependencies
     }
 
+    /// The ids shown on this device, so commands take unique prefixes.
+    var ids: KnownIDs { KnownIDs(file: services.environment.knownIDsFile) }
+
     /// Whether output is JSON for scripts.
     var json: Bool { options.json }
 

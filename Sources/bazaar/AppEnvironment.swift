@@ -18,6 +18,8 @@ struct AppEnvironment: Sendable {
         configFolder.appendingPathComponent("users", isDirectory: true)
             .appendingPathComponent(userID, isDirectory: true).appendingPathComponent("outbox.sqlite")
     }
+    /// The ids this device has shown, for prefixes typed later.
+    var knownIDsFile: URL { configFolder.appendingPathComponent("known-ids.txt") }
     /// The HTTP cache.
     var cacheFolder: URL { configFolder.appendingPathComponent("cache", isDirectory: true) }
 

@@ -39,6 +39,10 @@ struct CLIWalkthroughTests {
             let table = try await buyer.run(["products", "--search", "brass"])
             #expect(table.exitCode == 0)
             #expect(table.stdout.contains("Brass lamp") && table.stdout.contains("€12.50"))
+            #expect(table.stdout.contains(String(listed.id.prefix(8))) && !table.stdout.contains(listed.id), "tables show short ids")
+            let byPrefix = try await buyer.run(["product", "show", String(listed.id.prefix(6))])
+            #expect(byPrefix.exitCode == 0, "\(byPrefix.stderr)")
+            #expect(byPrefix.stdout.contains("Brass lamp"))
 
             _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
             let (conversation, _) = try await buyer.json(

@@ -32,6 +32,7 @@ struct ChatCommand: AsyncParsableCommand {
                 try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
                 let content = try await context.output.loading("Loading conversations") { await screen.logic.send(.load) }.content()
+                context.ids.record(content.conversations.map(\.id))
                 if context.json { return try context.printJSON(content.conversations) }
                 context.output.write(ConversationsRenderer().lines(for: content, width: context.output.capabilities.width))
             }
@@ -49,21 +50,24 @@ struct ChatCommand: AsyncParsableCommand {
                 Examples:
                   bazaar chat start 7c1e… --product 3f2a…
                 """)
-        @Argument(help: "The other user's id.") var user: String
-        @Option(help: "The product to talk about.") var product: String?
+        @Argument(help: "The other user's id, or a unique prefix of one shown here.") var user: String
+        @Option(help: "The product to talk about (an id or a unique prefix).") var product: String?
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
             try await AppCommand.run(options) { context in
                 let session = try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
+                let userID = try context.ids.resolve(user, what: "user")
+                let productID = try product.map { text throws(AppError) in try context.ids.resolve(text, what: "product") }
                 let started = try await context.output.loading("Starting the conversation") {
-                    await screen.logic.send(.start(withUser: user, aboutProduct: product))
+                    await screen.logic.send(.start(withUser: userID, aboutProduct: productID))
                 }.content().started
                 guard let conversation = started else { throw AppError(.refused, "the server started no conversation") }
+                context.ids.record([conversation.id])
                 if context.json { return try context.printJSON(conversation) }
                 context.output.write(MessagesRenderer(me: session.userID).header(for: conversation))
-                context.output.write("Say something: bazaar chat send \(conversation.id) \"Hello!\"".consoleText(.muted))
+                context.output.write("Say something: bazaar chat send \(KnownIDs.short(conversation.id)) \"Hello!\"".consoleText(.muted))
             }
         }
     }
@@ -80,7 +84,7 @@ struct ChatCommand: AsyncParsableCommand {
                 Examples:
                   bazaar chat send 9d4b… "Is it still available?"
                 """)
-        @Argument(help: "The conversation's id.") var conversation: String
+        @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
         @Argument(help: "The message, 1 to 4000 characters.") var text: String
         @OptionGroup var options: GlobalOptions
 
@@ -93,7 +97,8 @@ struct ChatCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
-                let sender = try context.dependencies.chatModule.messageSender(toConversation: conversation)
+                let conversationID = try context.ids.resolve(conversation, what: "conversation")
+                let sender = try context.dependencies.chatModule.messageSender(toConversation: conversationID)
                 let outbox = try context.dependencies.resolve(Outbox.self)
                 let queued = try await sender.sendNewMessage(with: text)
                 await context.output.loading("Sending") { _ = await outbox.flush() }
@@ -125,13 +130,14 @@ struct ChatCommand: AsyncParsableCommand {
                 Examples:
                   bazaar chat open 9d4b…
                 """)
-        @Argument(help: "The conversation's id.") var conversation: String
+        @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
             try await AppCommand.run(options) { context in
                 let session = try await context.startSignedIn()
-                let screen = try context.dependencies.chatModule.messagesScreen(conversationID: conversation)
+                let conversationID = try context.ids.resolve(conversation, what: "conversation")
+                let screen = try context.dependencies.chatModule.messagesScreen(conversationID: conversationID)
                 let outbox = try context.dependencies.resolve(Outbox.self)
                 try await ChatRoom(
                     logic: screen.logic, outbox: outbox, output: context.output,

@@ -28,6 +28,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                 guard readAll, loaded.content != nil else { return loaded }
                 return await screen.logic.send(.markAllRead)
             }.content()
+            context.ids.record(content.notifications.map(\.id))
             if context.json { return try context.printJSON(content.notifications) }
             context.output.write(NotificationsRenderer().lines(for: content, width: context.output.capabilities.width))
         }

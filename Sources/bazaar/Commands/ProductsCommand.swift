@@ -32,8 +32,9 @@ struct ProductsCommand: AsyncParsableCommand {
                 await screen.logic.send(.load(query: search))
                 return await screen.logic.send(.loadAtLeast(limit))
             }.content()
+            content.products = Array(content.products.prefix(limit))
+            context.ids.record(content.products.map(\.id))
             if context.json {
-                content.products = Array(content.products.prefix(limit))
                 return try context.printJSON(content.products)
             }
             context.output.write(ProductListRenderer().lines(for: content, limit: limit, width: context.output.capabilities.width))
@@ -57,7 +58,7 @@ struct ProductCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a product and its seller.",
             discussion: "An unknown id exits with 66.\n\nExamples:\n  bazaar product show 3f2a…\n  bazaar product show 3f2a… --json")
-        @Argument(help: "The product's id.") var id: String
+        @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
         @OptionGroup var options: GlobalOptions
 
         /// A product's page for `--json`.
@@ -69,8 +70,9 @@ struct ProductCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.start()
-                let screen = try context.dependencies.productsModule.productScreen(id: id)
+                let screen = try context.dependencies.productsModule.productScreen(id: try context.ids.resolve(id, what: "product"))
                 let content = try await context.output.loading("Loading the product") { await screen.logic.send(.load) }.content()
+                context.ids.record([content.seller.id, content.product.id])
                 if context.json { return try context.printJSON(Page(product: content.product, seller: content.seller)) }
                 context.output.write(ProductDetailRenderer().lines(for: content, width: context.output.capabilities.width))
             }
@@ -102,6 +104,7 @@ struct ProductCommand: AsyncParsableCommand {
                     let errors = SellField.allCases.compactMap { field in form.fieldErrors[field].map { "\(field.rawValue): \($0)" } }
                     throw AppError(.invalidInput, errors.joined(separator: "; "))
                 }
+                context.ids.record([product.id])
                 if context.json { return try context.printJSON(product) }
                 context.output.write(ProductDetailRenderer().listed(product))
             }

@@ -16,7 +16,7 @@ struct ConversationsRenderer {
                       .init("UNREAD", alignRight: true)],
             rows: content.conversations.map { conversation in
                 [
-                    conversation.id.consoleText(.muted),
+                    KnownIDs.short(conversation.id).consoleText(.muted),
                     conversation.otherUser.displayName.consoleText(),
                     (conversation.product?.title ?? "—").consoleText(),
                     (conversation.lastMessage?.body ?? "").replacingOccurrences(of: "\n", with: " ").consoleText(),

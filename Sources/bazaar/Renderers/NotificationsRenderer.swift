@@ -16,7 +16,7 @@ struct NotificationsRenderer {
                     item.notification.read ? " ".consoleText() : "●".consoleText(.highlight),
                     Formats.date(item.notification.createdAt).consoleText(.muted),
                     item.headline.consoleText(),
-                    item.id.consoleText(.muted),
+                    KnownIDs.short(item.id).consoleText(.muted),
                 ]
             })
         let unread = content.unreadCount

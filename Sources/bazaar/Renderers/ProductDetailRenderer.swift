@@ -18,7 +18,7 @@ struct ProductDetailRenderer {
         lines.append("")
         lines += FieldList.wrap(content.product.description.consoleText(), width: width)
         lines.append("")
-        lines.append("Message the seller: bazaar chat start \(content.seller.id) --product \(content.product.id)".consoleText(.muted))
+        lines.append("Message the seller: bazaar chat start \(KnownIDs.short(content.seller.id)) --product \(KnownIDs.short(content.product.id))".consoleText(.muted))
         return lines
     }
 

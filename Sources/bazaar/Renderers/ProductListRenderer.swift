@@ -15,7 +15,7 @@ struct ProductListRenderer {
         let table = Table(
             columns: [.init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true), .init("LISTED")],
             rows: shown.map { product in
-                [product.id.consoleText(.muted), product.title.consoleText(), Formats.price(product), Formats.date(product.createdAt).consoleText(.muted)]
+                [KnownIDs.short(product.id).consoleText(.muted), product.title.consoleText(), Formats.price(product), Formats.date(product.createdAt).consoleText(.muted)]
             })
         var lines = table.render(width: width)
         let more = content.hasMore || content.products.count > limit
