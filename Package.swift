@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "WebUI", targets: ["WebUI"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
@@ -44,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: Contract (shared by client and server)
@@ -113,6 +115,20 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Web UI (HTML rendering of the feature modules' states; knows no concrete feature)
+        .target(
+            name: "WebUI",
+            dependencies: [
+                "Dependencies", "BazaarAPI", "Networking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Server
         .target(
             name: "BazaarServer",
@@ -159,7 +175,8 @@ let package = Package(
             name: "bazaar",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "BazaarServer",
+                "Profile", "Products", "Chat", "Notifications", "BazaarServer", "WebUI",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "Logging", package: "swift-log"),

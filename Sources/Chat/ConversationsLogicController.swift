@@ -23,7 +23,7 @@ public actor ConversationsLogicController: ConversationsLogic {
     }
 
     /// The screen's states from now on.
-    public func states() -> AsyncStream<ScreenState<ConversationListContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<ConversationListContent>> { broadcast.subscribe(keeping: self) }
 
     /// Loads, pages or starts a conversation, and publishes the result.
     @discardableResult

@@ -39,7 +39,7 @@ public actor MessagesLogicController: MessagesLogic {
     }
 
     /// The screen's states from now on; while iterated, the conversation is followed live.
-    public func states() -> AsyncStream<ScreenState<MessagesContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<MessagesContent>> { broadcast.subscribe(keeping: self) }
 
     /// Performs `action` and publishes the state it leads to.
     @discardableResult

@@ -24,7 +24,7 @@ public actor NotificationsLogicController: NotificationsLogic {
     }
 
     /// The screen's states from now on.
-    public func states() -> AsyncStream<ScreenState<NotificationListContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<NotificationListContent>> { broadcast.subscribe(keeping: self) }
 
     /// Loads, pages or marks read, and publishes the result.
     @discardableResult

@@ -16,7 +16,7 @@ public actor ProductDetailLogicController: ProductDetailLogic {
     }
 
     /// The page's states from now on.
-    public func states() -> AsyncStream<ScreenState<ProductDetailContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<ProductDetailContent>> { broadcast.subscribe(keeping: self) }
 
     /// Loads the product, then its seller.
     @discardableResult

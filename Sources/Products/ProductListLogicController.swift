@@ -19,7 +19,7 @@ public actor ProductListLogicController: ProductListLogic {
     }
 
     /// The list's states from now on.
-    public func states() -> AsyncStream<ScreenState<ProductListContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<ProductListContent>> { broadcast.subscribe(keeping: self) }
 
     /// Loads, pages or searches, and publishes the result.
     @discardableResult

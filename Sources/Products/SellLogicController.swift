@@ -15,7 +15,7 @@ public actor SellLogicController: SellLogic {
     }
 
     /// The form's states from now on (an empty form first).
-    public func states() -> AsyncStream<ScreenState<SellContent>> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ScreenState<SellContent>> { broadcast.subscribe(keeping: self) }
 
     /// Lists the product, or shows the form again with the errors beside their fields.
     @discardableResult

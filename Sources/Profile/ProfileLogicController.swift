@@ -17,7 +17,7 @@ public actor ProfileLogicController: ProfileLogic {
     }
 
     /// The screen's states from now on.
-    public func states() -> AsyncStream<ProfileState> { broadcast.subscribe() }
+    public func states() -> AsyncStream<ProfileState> { broadcast.subscribe(keeping: self) }
 
     /// Performs `action`; a load shows the cached user first, an upload its progress.
     @discardableResult

@@ -23,7 +23,7 @@ struct BazaarCommand: AsyncParsableCommand {
               bazaar chat open 9d4b…
             """,
         subcommands: [
-            DemoCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
+            DemoCommand.self, WebCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ProfileCommand.self, ProductsCommand.self, ProductCommand.self, ChatCommand.self, NotificationsCommand.self,
             OutboxCommand.self,
         ])

@@ -53,6 +53,34 @@ struct OpenConversationTests {
         }
     }
 
+    @Test("a renderer that keeps only the states stream still gets live messages")
+    func streamKeepsItsScreen() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "sia", password: "password123", displayName: "Sia")
+            let seller = try await fixture.raw.register("sol")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            // The logic goes out of scope at once, as in a web handler that returns a streaming body.
+            let (states, conversationID) = try await { () async throws -> (AsyncStream<ScreenState<MessagesContent>>, String) in
+                let logic = ChatModule(session: buyer, outbox: outbox, connection: connection)
+                    .messagesScreen(user: seller.user, product: nil).logic
+                let id = try #require(await logic.send(.load).content?.conversation.id)
+                return (await logic.states(), id)
+            }()
+            #expect(await firstState(states, within: .seconds(10)) { $0.content != nil } != nil)
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await fixture.raw.sendMessage("are you there?", in: conversationID, token: seller.tokens.accessToken)
+            let arrived = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.contains { $0.body == "are you there?" } == true
+            }
+            #expect(arrived != nil)
+            await connection.stop()
+        }
+    }
+
     @Test("nobody watching: an incoming message is not marked read")
     func notOpenNotRead() async throws {
         try await SessionFixture.with { fixture in

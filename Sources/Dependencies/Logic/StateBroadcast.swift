@@ -50,13 +50,18 @@ public final class StateBroadcast<State: Sendable>: Sendable {
     }
 
     /// A stream of states: the current one first, then each one published, until the caller stops.
-    public func subscribe() -> AsyncStream<State> {
+    ///
+    /// - Parameter owner: kept alive for as long as the stream is (the logic controller, so a
+    ///   renderer that holds only the stream still has a screen following the world behind it).
+    public func subscribe(keeping owner: (any AnyObject & Sendable)? = nil) -> AsyncStream<State> {
         let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .bufferingNewest(64))
         storage.withLock { storage in
             let id = storage.nextID
             storage.nextID += 1
             storage.subscribers[id] = continuation
-            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+            continuation.onTermination = { [weak self, owner] _ in
+                withExtendedLifetime(owner) { self?.remove(id) }
+            }
             continuation.yield(storage.current)
             if storage.watchTask == nil, let work = storage.watchWork { storage.watchTask = Task { await work() } }
         }

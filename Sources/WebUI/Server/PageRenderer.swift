@@ -1,0 +1,28 @@
+import Mustache
+
+/// Renders the typed view models through the templates; every value is escaped by swift-mustache,
+/// in text and in attributes.
+struct PageRenderer: Sendable {
+    private let library: MustacheLibrary
+
+    /// Parses every template once.
+    init() throws {
+        var library = MustacheLibrary()
+        let templates: [(String, String)] = [
+            ("layout", LayoutTemplates.layout), ("unreadBadge", LayoutTemplates.unreadBadge), ("error", LayoutTemplates.error),
+            ("signin", AccountTemplates.signin),
+            ("products", ProductTemplates.products), ("product", ProductTemplates.product), ("sell", ProductTemplates.sell),
+            ("conversations", ChatTemplates.conversations), ("conversationList", ChatTemplates.conversationList),
+            ("conversation", ChatTemplates.conversation), ("messageList", ChatTemplates.messageList),
+            ("notifications", AccountPagesTemplates.notifications),
+            ("notificationList", AccountPagesTemplates.notificationList), ("profile", AccountPagesTemplates.profile),
+        ]
+        for (name, text) in templates { try library.register(text, named: name) }
+        self.library = library
+    }
+
+    /// `view` through the template `name` (a programming error if the template is missing).
+    func render(_ view: Any, _ name: String) -> String {
+        library.render(view, withTemplate: name) ?? "<!-- no template \(name) -->"
+    }
+}

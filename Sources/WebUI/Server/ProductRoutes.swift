@@ -1,0 +1,73 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+import Hummingbird
+
+extension WebApp {
+    func addProductRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/products") { request, context in
+            try await page(request, context) { page in
+                let query = request.uri.queryParameters.get("q")
+                let pages = min(max(request.uri.queryParameters.get("pages", as: Int.self) ?? 1, 1), 25)
+                let logic = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
+                await logic.send(.load(query: query))
+                switch await logic.send(.loadAtLeast(pages * 20)) {
+                case .presenting(let content): return page.render(ProductListView(content: content, pages: pages, nav: page.nav()), "products")
+                case .failed(let error): return page.failed(error)
+                case .loading: return page.failed(ScreenError(kind: .other, message: "The list did not load."))
+                }
+            }
+        }
+        router.get("/products/{id}") { request, context in
+            let id = try context.parameters.require("id")
+            return try await page(request, context) { page in
+                let logic = try page.dependencies.productsModule.productScreen(id: id).logic
+                switch await logic.send(.load) {
+                case .presenting(let content):
+                    return page.render(ProductDetailView(content: content, me: page.user, nav: page.nav()), "product")
+                case .failed(let error): return page.failed(error, heading: "No such product")
+                case .loading: return page.failed(ScreenError(kind: .other, message: "The product did not load."))
+                }
+            }
+        }
+        router.post("/products/{id}/message") { request, context in
+            let id = try context.parameters.require("id")
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    let detail = await (try page.dependencies.productsModule.productScreen(id: id).logic).send(.load)
+                    guard let content = detail.content else { return page.failed(detail.error ?? ScreenError(kind: .notFound, message: "No such product.")) }
+                    let chat = try page.dependencies.chatModule.messagesScreen(user: content.seller, product: content.product).logic
+                    let opened = await chat.send(.load)
+                    guard let conversation = opened.content?.conversation else { return page.failed(opened.error ?? ScreenError(kind: .other, message: "The conversation did not open.")) }
+                    let body = (page.form["body"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                    if !body.isEmpty { await chat.send(.send(body)) }
+                    return page.redirect(to: "/conversations/\(conversation.id)")
+                }
+            }
+        }
+        router.get("/sell") { request, context in
+            try await page(request, context) { page in
+                await page.signedIn { _ in page.render(SellView(content: SellContent(), nav: page.nav()), "sell") }
+            }
+        }
+        router.post("/sell") { request, context in
+            try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    let draft = SellDraft(
+                        title: page.form["title"] ?? "", description: page.form["description"] ?? "", price: page.form["price"] ?? "",
+                        currency: page.form["currency"] ?? "EUR")
+                    let state = await (try page.dependencies.productsModule.sellScreen().logic).send(.sell(draft))
+                    switch state {
+                    case .presenting(let content):
+                        if let listed = content.listed { return page.redirect(to: "/products/\(listed.id)") }
+                        return page.render(SellView(content: content, nav: page.nav()), "sell", status: .unprocessableContent)
+                    case .failed(let error):
+                        return page.render(SellView(content: SellContent(draft: draft), error: error.message, nav: page.nav()), "sell", status: .unprocessableContent)
+                    case .loading:
+                        return page.redirect(to: "/sell")
+                    }
+                }
+            }
+        }
+    }
+}

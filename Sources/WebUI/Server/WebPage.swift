@@ -1,0 +1,68 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// One request's view of the browser: who is signed in, their modules, the form they posted, and
+/// how to answer with a page.
+struct WebPage: Sendable {
+    let session: BrowserSession
+    let account: any BrowserAccount
+    let renderer: PageRenderer
+    let user: User?
+    let dependencies: Dependencies
+    var form = FormFields("")
+
+    /// The same page with the posted form.
+    func with(form: FormFields) -> WebPage {
+        var copy = self
+        copy.form = form
+        return copy
+    }
+
+    /// The navigation for this page.
+    func nav(live: String? = nil, notice: String? = nil) -> NavigationView {
+        NavigationView(user: user, csrf: session.csrfToken, live: live, notice: notice)
+    }
+
+    /// An HTML answer.
+    func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `view` through `template`.
+    func render(_ view: Any, _ template: String, status: HTTPResponse.Status = .ok) -> Response {
+        html(renderer.render(view, template), status: status)
+    }
+
+    /// A redirect after a post (303, so the browser follows with a GET).
+    func redirect(to path: String) -> Response {
+        Response.redirect(to: path, type: .normal)
+    }
+
+    /// A failed screen as a page, with the status its kind calls for.
+    func failed(_ error: ScreenError, heading: String = "Something went wrong") -> Response {
+        if error.kind == .signedOut { return redirect(to: "/signin") }
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .notFound: .notFound
+            case .invalidInput: .unprocessableContent
+            case .throttled: .tooManyRequests
+            case .offline: .serviceUnavailable
+            case .signedOut: .unauthorized
+            case .other: .internalServerError
+            }
+        let view = ErrorView(title: heading, nav: nav(), heading: heading, message: error.message, suggestion: error.suggestion)
+        return render(view, "error", status: status)
+    }
+
+    /// The page for signed-in people only: sends everyone else to sign in.
+    func signedIn(_ handle: (User) async throws -> Response) async rethrows -> Response {
+        guard let user else { return redirect(to: "/signin") }
+        return try await handle(user)
+    }
+}

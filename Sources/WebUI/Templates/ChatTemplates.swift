@@ -1,0 +1,50 @@
+/// Conversations and one conversation.
+enum ChatTemplates {
+    /// `conversations`: who, about what, the last message, unread counts.
+    static let conversations = """
+        {{< layout}}{{$content}}
+        <h1>Messages</h1>
+        {{> conversationList}}
+        {{/content}}{{/layout}}
+        """
+
+    /// `conversationList`: the list itself, swapped live.
+    static let conversationList = """
+        <ul id="conversation-list" class="conversations">
+        {{#conversations}}
+        <li><a href="/conversations/{{id}}">{{with}}{{#about}} about {{about}}{{/about}}</a>
+        {{#lastMessage}}<span class="excerpt">{{lastMessage}}</span>{{/lastMessage}}
+        {{#unread}}<span class="badge">{{unread}} unread</span>{{/unread}}</li>
+        {{/conversations}}
+        {{^conversations}}<li>No conversations yet. Find something you like and message the seller.</li>{{/conversations}}
+        </ul>
+        """
+
+    /// `conversation`: the history, what is on its way, and the form to write.
+    static let conversation = """
+        {{< layout}}{{$content}}
+        <h1>{{heading}}</h1>
+        {{#olderURL}}<p><a href="{{olderURL}}">Show earlier messages</a></p>{{/olderURL}}
+        {{> messageList}}
+        <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <label for="compose">Your message</label>
+        <textarea id="compose" name="body" required maxlength="4000"></textarea>
+        <button type="submit">Send</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+
+    /// `messageList`: the messages, oldest first, then the outbox's; swapped live.
+    static let messageList = """
+        <ol id="message-list" class="messages" aria-live="polite">
+        {{#messages}}
+        <li class="message {{#mine}}mine{{/mine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}} <span class="state sent">sent</span>{{/mine}}</li>
+        {{/messages}}
+        {{#pending}}
+        <li class="message mine pending"><span class="who">You</span> <span class="body">{{body}}</span> <span class="state {{stateClass}}">{{state}}</span></li>
+        {{/pending}}
+        {{^messages}}{{^pending}}<li class="empty">No messages yet. Say hello.</li>{{/pending}}{{/messages}}
+        </ol>
+        """
+}

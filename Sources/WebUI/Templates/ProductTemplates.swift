@@ -1,0 +1,66 @@
+/// Browsing, a product's page, selling.
+enum ProductTemplates {
+    /// `products`: the search form, the list, and a link to more.
+    static let products = """
+        {{< layout}}{{$content}}
+        <h1>{{heading}}</h1>
+        <form method="get" action="/products" role="search" class="search">
+        <label for="search">Search products</label>
+        <input id="search" name="q" type="search" value="{{query}}">
+        <button type="submit">Search</button>
+        </form>
+        {{^products}}<p>Nothing found.</p>{{/products}}
+        <ul class="products">
+        {{#products}}
+        <li><a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span></li>
+        {{/products}}
+        </ul>
+        {{#moreURL}}<p><a href="{{moreURL}}">Show more products</a></p>{{/moreURL}}
+        {{/content}}{{/layout}}
+        """
+
+    /// `product`: one product, its seller, and a form to message them.
+    static let product = """
+        {{< layout}}{{$content}}
+        <article class="card">
+        <h1>{{title}}</h1>
+        <p class="price">{{price}}</p>
+        <p>{{description}}</p>
+        <p>Sold by {{sellerName}} (@{{sellerUsername}})</p>
+        </article>
+        {{#canMessage}}
+        <form method="post" action="/products/{{id}}/message" class="card">
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <label for="message">Message the seller</label>
+        <textarea id="message" name="body" required maxlength="4000">Hi! Is it still available?</textarea>
+        <button type="submit">Send message to {{sellerName}}</button>
+        </form>
+        {{/canMessage}}
+        {{#signInToMessage}}<p><a href="/signin">Sign in to message the seller</a></p>{{/signInToMessage}}
+        {{/content}}{{/layout}}
+        """
+
+    /// `sell`: the sell form, each error beside its field.
+    static let sell = """
+        {{< layout}}{{$content}}
+        <h1>Sell something</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/sell" class="card" novalidate>
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <label for="sell-title">Title</label>
+        <input id="sell-title" name="title" value="{{titleValue}}" {{#titleError}}aria-invalid="true" aria-describedby="sell-title-error"{{/titleError}}>
+        {{#titleError}}<p id="sell-title-error" class="field-error">{{titleError}}</p>{{/titleError}}
+        <label for="sell-description">Description</label>
+        <textarea id="sell-description" name="description" {{#descriptionError}}aria-invalid="true" aria-describedby="sell-description-error"{{/descriptionError}}>{{description}}</textarea>
+        {{#descriptionError}}<p id="sell-description-error" class="field-error">{{descriptionError}}</p>{{/descriptionError}}
+        <label for="sell-price">Price</label>
+        <input id="sell-price" name="price" inputmode="decimal" value="{{price}}" {{#priceError}}aria-invalid="true" aria-describedby="sell-price-error"{{/priceError}}>
+        {{#priceError}}<p id="sell-price-error" class="field-error">{{priceError}}</p>{{/priceError}}
+        <label for="sell-currency">Currency</label>
+        <input id="sell-currency" name="currency" value="{{currency}}" maxlength="3" {{#currencyError}}aria-invalid="true" aria-describedby="sell-currency-error"{{/currencyError}}>
+        {{#currencyError}}<p id="sell-currency-error" class="field-error">{{currencyError}}</p>{{/currencyError}}
+        <button type="submit">Put it up for sale</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+}

@@ -1,0 +1,203 @@
+"""The app in a real Chromium: the journeys a person takes, live updates, safety, accessibility."""
+import re
+
+import requests
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+XSS_SCRIPT = "<script>alert(1)</script>"
+XSS_ATTRIBUTE = '" onmouseover="alert(2)'
+
+
+def register(page, base, username, name, password="password-123"):
+    page.goto(f"{base}/signin")
+    page.get_by_label("Username (3 to 32").fill(username)
+    page.get_by_label("Your name, as others see it").fill(name)
+    page.get_by_label("Password (at least 8").fill(password)
+    page.get_by_role("button", name="Register").click()
+    expect(page.get_by_role("link", name=f"Profile ({name})")).to_be_visible()
+
+
+def sell(page, base, title, price="120", description="Works fine"):
+    page.goto(f"{base}/sell")
+    page.get_by_label("Title").fill(title)
+    page.get_by_label("Description").fill(description)
+    page.get_by_label("Price").fill(price)
+    page.get_by_role("button", name="Put it up for sale").click()
+
+
+def message_list(page):
+    return page.locator("#message-list")
+
+
+def test_buyer_and_seller_chat_live(stack, browser, shoot):
+    api, web = stack
+    seller_context, buyer_context = browser.new_context(), browser.new_context()
+    seller, buyer = seller_context.new_page(), buyer_context.new_page()
+    register(seller, web.url, "sam", "Sam Seller")
+    sell(seller, web.url, "Road bike", "250", "Steel frame, 56 cm")
+    expect(seller.get_by_role("heading", name="Road bike")).to_be_visible()
+
+    register(buyer, web.url, "bea", "Bea Buyer")
+    buyer.goto(f"{web.url}/products")
+    buyer.get_by_label("Search products").fill("bike")
+    buyer.get_by_role("button", name="Search").click()
+    expect(buyer.get_by_role("heading", name="Results for “bike”")).to_be_visible()
+    buyer.get_by_role("link", name="Road bike").click()
+    expect(buyer.get_by_text("Sold by Sam Seller")).to_be_visible()
+    buyer.get_by_label("Message the seller").fill("Is the road bike still available?")
+    buyer.get_by_role("button", name="Send message to Sam Seller").click()
+    expect(buyer.get_by_role("heading", name="Chat with Sam Seller about Road bike")).to_be_visible()
+    expect(message_list(buyer).get_by_text("Is the road bike still available?")).to_be_visible()
+
+    # The seller opens the conversation; the buyer's next message arrives with no reload.
+    seller.goto(f"{web.url}/conversations")
+    seller.get_by_role("link", name=re.compile("Bea Buyer about Road bike")).click()
+    expect(message_list(seller).get_by_text("Is the road bike still available?")).to_be_visible()
+    seller.evaluate("window.__notReloaded = true")
+    buyer.get_by_label("Your message").fill("I could pick it up on Saturday.")
+    buyer.get_by_role("button", name="Send").click()
+    expect(message_list(seller).get_by_text("I could pick it up on Saturday.")).to_be_visible(timeout=10_000)
+    assert seller.evaluate("window.__notReloaded") is True
+
+    buyer.evaluate("window.__notReloaded = true")
+    seller.get_by_label("Your message").fill("Saturday works. See you then!")
+    seller.get_by_role("button", name="Send").click()
+    expect(message_list(buyer).get_by_text("Saturday works. See you then!")).to_be_visible(timeout=10_000)
+    assert buyer.evaluate("window.__notReloaded") is True
+    shoot(seller, "conversation")
+    shoot(buyer)
+
+
+def test_message_sent_while_the_server_is_down_is_queued_then_sent_once(stack, browser, shoot):
+    api, web = stack
+    seller, buyer = browser.new_context().new_page(), browser.new_context().new_page()
+    register(seller, web.url, "sid", "Sid Seller")
+    sell(seller, web.url, "Desk lamp", "15")
+    register(buyer, web.url, "ben", "Ben Buyer")
+    buyer.goto(f"{web.url}/products")
+    buyer.get_by_role("link", name="Desk lamp").click()
+    buyer.get_by_role("button", name="Send message to Sid Seller").click()
+    expect(message_list(buyer).get_by_text("Is it still available?")).to_be_visible()
+
+    api.stop()
+    buyer.get_by_label("Your message").fill("Sent while the server was away")
+    buyer.get_by_role("button", name="Send").click()
+    pending = message_list(buyer).locator("li", has_text="Sent while the server was away")
+    expect(pending.locator(".state")).to_have_text(re.compile("queued|sending"))
+    shoot(buyer, "queued")
+
+    api.start()
+    expect(pending.locator(".state")).to_have_text("sent", timeout=30_000)
+    expect(pending).to_have_count(1)
+    buyer.reload()
+    expect(message_list(buyer).locator("li", has_text="Sent while the server was away")).to_have_count(1)
+    shoot(buyer)
+
+
+def test_sell_with_an_invalid_price_shows_the_error_beside_the_field(stack, browser, shoot):
+    api, web = stack
+    page = browser.new_context().new_page()
+    register(page, web.url, "val", "Val")
+    sell(page, web.url, "Chair", "twelve")
+    expect(page.locator("#sell-price-error")).to_have_text("Enter a price like 120 or 4.50.")
+    expect(page.get_by_label("Price")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Title")).to_have_value("Chair")
+    shoot(page)
+
+
+def test_hostile_titles_render_as_text(stack, browser, shoot):
+    api, web = stack
+    page = browser.new_context().new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    register(page, web.url, "xen", "Xen")
+    for title in (XSS_SCRIPT, XSS_ATTRIBUTE):
+        sell(page, web.url, title, "1")
+        expect(page.get_by_role("heading", name=title)).to_be_visible()
+    page.goto(f"{web.url}/products")
+    expect(page.get_by_text(XSS_SCRIPT)).to_be_visible()
+    page.get_by_text(XSS_ATTRIBUTE).hover()
+    assert dialogs == []
+    assert page.locator("[onmouseover]").count() == 0
+    assert page.locator("main script").count() == 0
+    shoot(page)
+
+
+def test_forged_posts_are_refused(stack, browser, shoot):
+    api, web = stack
+    context = browser.new_context()
+    page = context.new_page()
+    register(page, web.url, "cat", "Cat")
+    cookie = {c["name"]: c["value"] for c in context.cookies()}
+    assert "bazaar_session" in cookie
+    session_cookie = next(c for c in context.cookies() if c["name"] == "bazaar_session")
+    assert session_cookie["httpOnly"] and session_cookie["sameSite"] == "Strict"
+    form = {"title": "Forged", "price": "1", "currency": "EUR", "description": ""}
+    # Without the form token.
+    refused = requests.post(f"{web.url}/sell", data=form, cookies=cookie, allow_redirects=False)
+    assert refused.status_code == 403
+    # With the token but from another site.
+    page.goto(f"{web.url}/sell")
+    token = page.locator("input[name=csrf]").first.get_attribute("value")
+    cross = requests.post(f"{web.url}/sell", data={**form, "csrf": token}, cookies=cookie,
+                          headers={"Origin": "http://evil.example"}, allow_redirects=False)
+    assert cross.status_code == 403
+    # A real cross-site form post from a page on another origin, in the browser.
+    evil = context.new_page()
+    evil.set_content(f'<form method="post" action="{web.url}/sell"><input name="title" value="Forged">'
+                     '<input name="price" value="1"></form>')
+    with evil.expect_navigation():
+        evil.evaluate("document.forms[0].submit()")
+    expect(evil.get_by_role("heading", name="That request was refused")).to_be_visible()
+    page.goto(f"{web.url}/products")
+    expect(page.get_by_text("Forged")).to_have_count(0)
+    shoot(evil)
+
+
+def test_the_journey_works_without_javascript(stack, browser, shoot):
+    api, web = stack
+    seller = browser.new_context().new_page()
+    register(seller, web.url, "nia", "Nia Seller")
+    sell(seller, web.url, "Espresso machine", "80")
+    page = browser.new_context(java_script_enabled=False).new_page()
+    register(page, web.url, "noj", "No Script")
+    page.get_by_label("Search products").fill("espresso")
+    page.get_by_role("button", name="Search").click()
+    page.get_by_role("link", name="Espresso machine").click()
+    page.get_by_role("button", name="Send message to Nia Seller").click()
+    expect(message_list(page).get_by_text("Is it still available?")).to_be_visible()
+    page.get_by_label("Your message").fill("Plain forms work too")
+    page.get_by_role("button", name="Send").click()
+    expect(message_list(page).get_by_text("Plain forms work too")).to_be_visible()
+    seller.goto(f"{web.url}/notifications")
+    expect(seller.get_by_text("No Script sent you a message")).to_have_count(2)
+    seller.get_by_role("button", name="Mark all as read").click()
+    expect(seller.get_by_role("button", name="Mark as read")).to_have_count(0)
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in or register")).to_be_visible()
+    shoot(page)
+
+
+def test_no_serious_accessibility_violations_on_any_screen(stack, browser, shoot):
+    api, web = stack
+    page = browser.new_context(viewport={"width": 360, "height": 800}).new_page()
+    register(page, web.url, "ally", "Ally")
+    sell(page, web.url, "Bookshelf", "30")
+    product_url = page.url
+    page.get_by_role("button", name="Sign out").click()
+    register(page, web.url, "abe", "Abe")
+    page.goto(product_url)
+    page.get_by_role("button", name="Send message to Ally").click()
+    conversation_url = page.url
+    axe = Axe()
+    failures = {}
+    for path in ["/products", "/products?q=book", product_url, "/sell", "/conversations", conversation_url,
+                 "/notifications", "/profile", "/signin"]:
+        page.goto(path if path.startswith("http") else f"{web.url}{path}")
+        results = axe.run(page)
+        serious = [v["id"] for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+        if serious:
+            failures[path] = serious
+    assert failures == {}
+    shoot(page, "products-360px")
