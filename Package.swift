@@ -271,6 +271,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WebUITests",
+            dependencies: ["WebUI", "Dependencies", "BazaarAPI"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "DependenciesTests",
             dependencies: [
                 "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",

@@ -201,3 +201,28 @@ def test_no_serious_accessibility_violations_on_any_screen(stack, browser, shoot
             failures[path] = serious
     assert failures == {}
     shoot(page, "products-360px")
+
+
+def test_profile_rename_and_photo_upload(stack, browser, shoot, tmp_path):
+    api, web = stack
+    page = browser.new_context().new_page()
+    register(page, web.url, "pho", "Pho")
+    page.goto(f"{web.url}/profile")
+    page.get_by_label("Display name").fill("Pho Tographer")
+    page.get_by_role("button", name="Rename").click()
+    expect(page.get_by_role("link", name="Profile (Pho Tographer)")).to_be_visible()
+    png = tmp_path / "me.png"
+    png.write_bytes(bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + bytes(200_000))
+    page.get_by_label("New photo").set_input_files(str(png))
+    page.get_by_role("button", name="Upload photo").click()
+    photo = page.get_by_role("img", name="Your profile photo")
+    expect(photo).to_have_count(1, timeout=10_000)
+    # The image loads from the Bazaar server (naturalWidth is 0 when it did not).
+    page.wait_for_function("document.querySelector('img').complete")
+    assert photo.get_attribute("src").startswith(api.url)
+    text = tmp_path / "not-an-image.png"
+    text.write_text("hello")
+    page.get_by_label("New photo").set_input_files(str(text))
+    page.get_by_role("button", name="Upload photo").click()
+    expect(page.get_by_role("alert")).to_contain_text("JPEG, PNG or WebP")
+    shoot(page)

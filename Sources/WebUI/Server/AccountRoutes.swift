@@ -1,6 +1,8 @@
 import BazaarAPI
 import Dependencies
+import Foundation
 import Hummingbird
+import Networking
 
 extension WebApp {
     func addAccountRoutes(to router: Router<BasicRequestContext>) {
@@ -44,6 +46,23 @@ extension WebApp {
                 }
             }
         }
+        router.post("/profile/photo") { request, context in
+            let contentType = request.headers[.contentType] ?? ""
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { user in
+                    guard let file = MultipartFile(field: "photo", in: page.body, contentType: contentType),
+                        let mediaType = MediaType.image(sniffing: file.bytes)
+                    else {
+                        let view = ProfileView(user: user, error: "Choose a JPEG, PNG or WebP image.", server: page.serverURL, nav: page.nav())
+                        return page.render(view, "profile", status: .unprocessableContent)
+                    }
+                    let logic = try page.dependencies.profileModule.profileScreen().logic
+                    let state = await logic.send(.changePhoto(file.bytes, mediaType))
+                    if case .presenting = state { return page.redirect(to: "/profile") }
+                    return profile(state, page: page)
+                }
+            }
+        }
         router.post("/profile/name") { request, context in
             try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
@@ -58,9 +77,16 @@ extension WebApp {
 
     private func profile(_ state: ProfileState, page: WebPage) -> Response {
         switch state {
-        case .presenting(let content): page.render(ProfileView(user: content.user, nav: page.nav()), "profile")
-        case .failed(let error): page.failed(error)
-        case .signedOut, .loading: page.redirect(to: "/signin")
+        case .presenting(let content):
+            return page.render(ProfileView(user: content.user, server: page.serverURL, nav: page.nav()), "profile")
+        case .failed(let error):
+            // A refused name or photo is shown on the form, with the person's profile around it.
+            guard error.kind == .invalidInput, let user = page.user else { return page.failed(error) }
+            return page.render(
+                ProfileView(user: user, error: error.message, server: page.serverURL, nav: page.nav()), "profile",
+                status: .unprocessableContent)
+        case .signedOut, .loading:
+            return page.redirect(to: "/signin")
         }
     }
 }

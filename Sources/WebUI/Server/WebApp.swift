@@ -14,13 +14,17 @@ import NIOCore
 /// Server-Sent Events URL; the script swaps the fragments it sends.
 public struct WebApp: Sendable {
     static let cookieName = "bazaar_session"
+    static let maximumBody = 6 << 20
 
     let sessions: BrowserSessions
     let renderer: PageRenderer
+    let serverURL: URL
     let logger: Logger
 
-    /// Makes the app over `factory`, which builds one account per browser.
-    public init(factory: any BrowserAccountFactory, logger: Logger = Logger(label: "bazaar.web")) throws {
+    /// Makes the app over `factory`, which builds one account per browser; `serverURL` is the
+    /// Bazaar server's, against which its relative links (profile photos) resolve.
+    public init(factory: any BrowserAccountFactory, serverURL: URL, logger: Logger = Logger(label: "bazaar.web")) throws {
+        self.serverURL = serverURL
         sessions = BrowserSessions(factory: factory)
         renderer = try PageRenderer()
         self.logger = logger
@@ -47,16 +51,19 @@ public struct WebApp: Sendable {
         let cookie = request.headers[.cookie].flatMap(Self.sessionCookie(in:))
         let (session, account, isNew) = try await sessions.session(forCookie: cookie)
         let page = WebPage(
-            session: session, account: account, renderer: renderer, user: await account.signedInUser(),
+            session: session, account: account, renderer: renderer, serverURL: serverURL, user: await account.signedInUser(),
             dependencies: await account.dependencies())
         var response: Response
         if mutating {
-            var body = try await request.body.collect(upTo: 1 << 20)
-            let fields = FormFields(body.readString(length: body.readableBytes) ?? "")
+            // Forms are small; a photo upload is at most 5 MiB plus its multipart framing.
+            let body = Data(try await request.body.collect(upTo: Self.maximumBody).readableBytesView)
+            // A multipart body (a file upload) carries its form token in the query instead.
+            let isMultipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+            let fields = FormFields(isMultipart ? request.uri.query ?? "" : String(decoding: body, as: UTF8.self))
             if let refusal = Self.refusal(request, fields: fields, session: session, isNew: isNew) {
                 response = page.html(renderer.render(refusal, "error"), status: .forbidden)
             } else {
-                response = try await handle(page.with(form: fields))
+                response = try await handle(page.with(form: fields, body: body))
             }
         } else {
             response = try await handle(page)

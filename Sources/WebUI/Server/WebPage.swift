@@ -11,14 +11,18 @@ struct WebPage: Sendable {
     let session: BrowserSession
     let account: any BrowserAccount
     let renderer: PageRenderer
+    let serverURL: URL
     let user: User?
     let dependencies: Dependencies
     var form = FormFields("")
+    /// The posted body as it came (for a file upload).
+    var body = Data()
 
-    /// The same page with the posted form.
-    func with(form: FormFields) -> WebPage {
+    /// The same page with the posted form and body.
+    func with(form: FormFields, body: Data) -> WebPage {
         var copy = self
         copy.form = form
+        copy.body = body
         return copy
     }
 

@@ -81,7 +81,11 @@ enum StaticAssets {
               request.upload.addEventListener("progress", function (progress) {
                 if (progress.lengthComputable) { bar.hidden = false; bar.value = Math.round(100 * progress.loaded / progress.total); }
               });
-              request.addEventListener("load", function () { window.location.assign(request.responseURL || "/profile"); });
+              request.addEventListener("load", function () {
+                // A refusal is shown as without the script: post the form the plain way.
+                if (request.status >= 400) { upload.submit(); return; }
+                window.location.assign(request.responseURL || "/profile");
+              });
               request.send(new FormData(upload));
             });
           }

@@ -39,11 +39,12 @@ struct ProfileView: Sendable {
     var username: String
     var photoURL: String?
 
-    init(user: User, error: String? = nil, nav: NavigationView) {
+    /// The view of `user`, with their photo's link resolved against `server`.
+    init(user: User, error: String? = nil, server: URL, nav: NavigationView) {
         self.nav = nav
         self.error = error
         displayName = user.displayName
         username = user.username
-        photoURL = user.photoURL
+        photoURL = user.photoURL.flatMap { URL(string: $0, relativeTo: server)?.absoluteString }
     }
 }

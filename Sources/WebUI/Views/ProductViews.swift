@@ -4,15 +4,9 @@ import Foundation
 
 /// How the web pages write money and time.
 enum WebFormats {
-    /// `€120.00`, `$5.50`, `£3.00`, else `12.00 SEK`.
+    /// `€120.00`, as the terminal writes it too.
     static func price(cents: Int, currency: String) -> String {
-        let amount = "\(cents / 100).\(String(format: "%02d", abs(cents % 100)))"
-        switch currency.uppercased() {
-        case "EUR": return "€" + amount
-        case "USD": return "$" + amount
-        case "GBP": return "£" + amount
-        default: return amount + " " + currency.uppercased()
-        }
+        MoneyText.format(cents: cents, currency: currency)
     }
 
     /// `2026-11-23 09:41` in UTC.

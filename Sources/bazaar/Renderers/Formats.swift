@@ -1,5 +1,6 @@
 import BazaarAPI
 import ConsoleKitTerminal
+import Dependencies
 import Foundation
 import TerminalUI
 
@@ -7,13 +8,7 @@ import TerminalUI
 enum Formats {
     /// `€120.00`, `$5.50`, `£3.00`, else `12.00 SEK`; the minor unit is taken as cents.
     static func money(cents: Int, currency: String) -> String {
-        let amount = "\(cents / 100).\(String(format: "%02d", abs(cents % 100)))"
-        switch currency.uppercased() {
-        case "EUR": return "€" + amount
-        case "USD": return "$" + amount
-        case "GBP": return "£" + amount
-        default: return amount + " " + currency.uppercased()
-        }
+        MoneyText.format(cents: cents, currency: currency)
     }
 
     /// A product's price, styled.

@@ -54,7 +54,8 @@ struct WebCommand: AsyncParsableCommand {
         } catch {
             throw AppError(.usage, "\(error)")
         }
-        let web = try WebApp(factory: WebAccounts(serverURL: environment.serverURL, root: environment.configFolder))
+        let web = try WebApp(
+            factory: WebAccounts(serverURL: environment.serverURL, root: environment.configFolder), serverURL: environment.serverURL)
         let port = port
         let app = Application(
             router: web.router(), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "bazaar-web"),

@@ -1,0 +1,16 @@
+import Foundation
+
+/// How every renderer writes an amount, so the terminal and the browser agree.
+public enum MoneyText {
+    /// `€120.00`, `$5.50`, `£3.00`, else `12.00 SEK`; the minor unit is taken as cents.
+    public static func format(cents: Int, currency: String) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let amount = sign + "\(abs(cents) / 100).\(String(format: "%02d", abs(cents) % 100))"
+        switch currency.uppercased() {
+        case "EUR": return "€" + amount
+        case "USD": return "$" + amount
+        case "GBP": return "£" + amount
+        default: return amount + " " + currency.uppercased()
+        }
+    }
+}

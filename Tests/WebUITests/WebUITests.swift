@@ -1,0 +1,77 @@
+import BazaarAPI
+import Dependencies
+import Foundation
+import Testing
+
+@testable import WebUI
+
+@Suite("Reading what a browser posts")
+struct BrowserInputTests {
+    @Test("form fields are percent- and plus-decoded; the first of a repeated name wins")
+    func formFields() {
+        let fields = FormFields("title=Road+bike&price=4%2C50&title=second&empty=&csrf=a%2Bb")
+        #expect(fields["title"] == "Road bike")
+        #expect(fields["price"] == "4,50")
+        #expect(fields["empty"] == "")
+        #expect(fields["csrf"] == "a+b")
+        #expect(fields["missing"] == nil)
+    }
+
+    @Test("a file part is found by its field name, its bytes untouched")
+    func multipart() throws {
+        let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x00, 0xFF, 0x0D, 0x0A])
+        var body = Data("--XyZ\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\nvalue\r\n".utf8)
+        body += Data("--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        body += bytes + Data("\r\n--XyZ--\r\n".utf8)
+        let file = try #require(MultipartFile(field: "photo", in: body, contentType: "multipart/form-data; boundary=XyZ"))
+        #expect(file.bytes == bytes)
+        #expect(MultipartFile(field: "nothing", in: body, contentType: "multipart/form-data; boundary=XyZ") == nil)
+        #expect(MultipartFile(field: "photo", in: body, contentType: "application/x-www-form-urlencoded") == nil)
+    }
+
+    @Test("the session cookie is read among others")
+    func cookie() {
+        #expect(WebApp.sessionCookie(in: "a=1; bazaar_session=abc_DEF-1; b=2") == "abc_DEF-1")
+        #expect(WebApp.sessionCookie(in: "a=1") == nil)
+    }
+
+    @Test("session ids and form tokens are long, URL-safe and never repeat")
+    func sessions() {
+        let sessions = (0..<100).map { _ in BrowserSession.make() }
+        #expect(Set(sessions.map(\.id)).count == 100)
+        #expect(sessions.allSatisfy { $0.id.count == 43 && $0.csrfToken.count == 43 && $0.id != $0.csrfToken })
+        #expect(sessions.allSatisfy { $0.id.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
+    }
+}
+
+@Suite("Pages rendered from view models")
+struct PageRendererTests {
+    static let hostile = "\" onmouseover=\"alert(1)\" x=\"<script>alert(2)</script>&"
+
+    @Test("every value is escaped in text and in attributes")
+    func escaping() throws {
+        let renderer = try PageRenderer()
+        let nav = NavigationView(user: nil, csrf: Self.hostile)
+        let content = ProductListContent(
+            products: [Product(
+                id: Self.hostile, sellerId: "s", title: Self.hostile, description: "", priceCents: 100, currency: "EUR",
+                createdAt: Date(timeIntervalSince1970: 0))],
+            query: Self.hostile, hasMore: true)
+        let html = renderer.render(ProductListView(content: content, pages: 1, nav: nav), "products")
+        #expect(!html.contains("<script>alert"))
+        #expect(!html.contains("\" onmouseover"))
+        #expect(html.contains("&quot; onmouseover=&quot;alert(1)&quot;"))
+        #expect(html.contains("value=\"&quot; onmouseover"), "the search box and the form token are escaped inside attributes")
+    }
+
+    @Test("the sell form shows each error beside its own field")
+    func sellErrors() throws {
+        let renderer = try PageRenderer()
+        let content = SellContent(draft: SellDraft(title: "Chair", price: "twelve"), fieldErrors: [.price: "Enter a price like 120 or 4.50."])
+        let html = renderer.render(SellView(content: content, nav: NavigationView(user: nil, csrf: "t")), "sell")
+        #expect(html.contains("<p id=\"sell-price-error\" class=\"field-error\">Enter a price like 120 or 4.50.</p>"))
+        #expect(html.contains("aria-describedby=\"sell-price-error\""))
+        #expect(!html.contains("sell-title-error"))
+        #expect(html.contains("value=\"Chair\""))
+    }
+}
