@@ -22,6 +22,7 @@ public actor LiveEventsConnection: LiveEventSource {
     private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
     private var worker: Task<Void, Never>?
     private var opened = false
+    private var isOpen = false
 
     /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is.
     public init(
@@ -37,10 +38,14 @@ public actor LiveEventsConnection: LiveEventSource {
     }
 
     /// A stream of connection events from now on; connecting starts with the first subscriber.
+    ///
+    /// A subscriber that arrives while the socket is open gets ``LiveConnectionEvent/connected``
+    /// first, as on every reconnection: what happened before it subscribed is its to catch up on.
     public func subscribe() -> AsyncStream<LiveConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveConnectionEvent.self)
         let id = UUID()
         subscribers[id] = continuation
+        if isOpen { continuation.yield(.connected) }
         continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
         if worker == nil { worker = Task { await self.run() } }
         return stream
@@ -56,7 +61,13 @@ public actor LiveEventsConnection: LiveEventSource {
 
     private func didOpen() {
         opened = true
+        isOpen = true
         publish(.connected)
+    }
+
+    private func didClose() {
+        isOpen = false
+        publish(.disconnected)
     }
 
     private func unsubscribe(_ id: UUID) {
@@ -72,7 +83,7 @@ public actor LiveEventsConnection: LiveEventSource {
         while !Task.isCancelled {
             if await network.session.hasEnded { return }
             let opened = await connectOnce()
-            publish(.disconnected)
+            didClose()
             failures = opened ? 1 : failures + 1
             let wait = backoff.backoff(forRetry: failures, random: { Double.random(in: $0) })
             try? await Task.sleep(for: wait)

@@ -24,6 +24,10 @@ public actor MessagesLogicController: MessagesLogic {
     private let broadcast = StateBroadcast<ScreenState<MessagesContent>>(.loading)
     private var content: MessagesContent?
     private var olderCursor: String?
+    /// While followed: every unsent outbox entry, kept by one task from a snapshot and the ordered
+    /// updates after it, so a read that raced an update never puts a delivered entry back.
+    private var unsent: [OutboxEntry]?
+    private var following = 0
 
     /// Makes the logic for `target`, sending through `outbox` and listening on `connection`.
     public init(
@@ -93,8 +97,9 @@ public actor MessagesLogicController: MessagesLogic {
         guard content != nil else { return await load() }
         guard let conversationID = content?.conversation.id else { return present() }
         do {
-            let entry = try await outbox.enqueue(body, to: .conversation(id: conversationID))
-            if !(content?.pending.contains { $0.id == entry.id } ?? true) { content?.pending.append(entry) }
+            _ = try await outbox.enqueue(body, to: .conversation(id: conversationID))
+            // Read back rather than appended: the worker may have delivered it already.
+            content?.pending = await pending(for: conversationID)
             return present()
         } catch {
             return .failed(ScreenError(kind: .other, message: "The message could not be saved: \(error)"))
@@ -129,6 +134,8 @@ public actor MessagesLogicController: MessagesLogic {
 
     /// Folds live events and outbox changes into the states until the last watcher leaves.
     private func follow() async {
+        following += 1
+        let generation = following
         await withTaskGroup(of: Void.self) { group in
             if let connection {
                 let events = await connection.subscribe()
@@ -138,10 +145,14 @@ public actor MessagesLogicController: MessagesLogic {
             }
             let updates = await outbox.updates()
             group.addTask { [weak self] in
+                // Subscribed first, then the snapshot: an update from before it is applied after it,
+                // and each entry's last update comes last.
+                await self?.trackOutbox()
                 for await entry in updates { await self?.apply(entry) }
             }
             await group.waitForAll()
         }
+        if generation == following { unsent = nil }
     }
 
     private func apply(_ event: LiveConnectionEvent) async {
@@ -152,7 +163,6 @@ public actor MessagesLogicController: MessagesLogic {
             await markIncomingRead()
         case .event(.messageCreated(let message)) where message.conversationId == current.conversation.id:
             guard fold(message) else { return }
-            content?.pending = await pending(for: current.conversation.id)
             broadcast.publish(present())
             if message.senderId == current.conversation.otherUser.id { await markIncomingRead() }
         case .event, .disconnected:
@@ -160,15 +170,28 @@ public actor MessagesLogicController: MessagesLogic {
         }
     }
 
+    /// Starts keeping ``unsent`` from the outbox as it is now; fetches the history when an entry
+    /// shown as pending was delivered while nobody followed.
+    private func trackOutbox() async {
+        let stored = ((try? await outbox.entries()) ?? []).filter { !$0.state.isSent }
+        unsent = stored
+        guard let current = content else { return }
+        let delivered = current.pending.contains { shown in !stored.contains { $0.id == shown.id } }
+        content?.pending = pending(in: stored, for: current.conversation.id)
+        broadcast.publish(delivered ? await refresh() : present())
+    }
+
     private func apply(_ entry: OutboxEntry) async {
-        guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else { return }
-        if case .sent = entry.state {
-            // The message is on the server now: fetch it so it takes its place in the history.
-            broadcast.publish(await refresh())
-        } else {
-            content?.pending = await pending(for: id)
-            broadcast.publish(present())
+        if var tracked = unsent {
+            tracked.removeAll { $0.id == entry.id }
+            if !entry.state.isSent { tracked.append(entry) }
+            unsent = tracked.sorted { $0.createdAt < $1.createdAt }
         }
+        guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else { return }
+        content?.pending = await pending(for: id)
+        broadcast.publish(present())
+        // The message is on the server now: fetch it so it takes its place in the history.
+        if case .sent = entry.state { broadcast.publish(await refresh()) }
     }
 
     /// Marks read while the screen is open, when the newest message is the other person's.
@@ -210,9 +233,16 @@ public actor MessagesLogicController: MessagesLogic {
         }
     }
 
+    /// The conversation's unsent entries: the followed ones while followed, else read from disk.
     private func pending(for conversationID: String) async -> [OutboxEntry] {
-        let entries = (try? await outbox.entries()) ?? []
-        return entries.filter { $0.recipient == .conversation(id: conversationID) && !$0.state.isSent }
+        if let unsent { return pending(in: unsent, for: conversationID) }
+        let stored = (try? await outbox.entries()) ?? []
+        // Following may have started during the read; its list is then the newer one.
+        return pending(in: unsent ?? stored, for: conversationID)
+    }
+
+    private func pending(in entries: [OutboxEntry], for conversationID: String) -> [OutboxEntry] {
+        entries.filter { $0.recipient == .conversation(id: conversationID) && !$0.state.isSent }
     }
 
     private func present() -> ScreenState<MessagesContent> {

@@ -123,4 +123,50 @@ struct OpenConversationTests {
             await open.connection.stop()
         }
     }
+
+    @Test("an entry delivered after loading but before anyone watched does not stay pending")
+    func deliveredBeforeWatching() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "uma", password: "password123", displayName: "Uma")
+            let seller = try await fixture.raw.register("ugo")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            // No socket: only the outbox can tell the screen what happened.
+            let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
+            _ = await logic.send(.load)
+            let queued = await logic.send(.send("Delivered while nobody looked"))
+            #expect(queued.content?.pending.map(\.state) == [.queued])
+            #expect(await outbox.flush())
+            let states = await logic.states()
+            let settled = await firstState(states, within: .seconds(10)) {
+                $0.content?.pending.isEmpty == true && $0.content?.messages.map(\.body) == ["Delivered while nobody looked"]
+            }
+            #expect(settled != nil)
+        }
+    }
+
+    @Test("a message that arrived while the screen was not watched shows when a renderer joins an open socket")
+    func arrivedBeforeWatching() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "vic", password: "password123", displayName: "Vic")
+            let seller = try await fixture.raw.register("vel")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let open = try await Self.open(buyer, with: seller.user, fixture: fixture, folder: folder)
+            // Another screen holds the shared socket open, as a conversations list would.
+            let otherScreen = await open.connection.subscribe()
+            var otherEvents = otherScreen.makeAsyncIterator()
+            #expect(await otherEvents.next() == .connected)
+            _ = try await fixture.raw.sendMessage("sent before you looked", in: open.conversationID, token: seller.tokens.accessToken)
+            #expect(await otherEvents.next() != nil, "the socket delivered the message to the screen that was listening")
+            let states = await open.logic.states()
+            let caughtUp = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.map(\.body) == ["sent before you looked"]
+            }
+            #expect(caughtUp != nil)
+            await open.connection.stop()
+        }
+    }
 }

@@ -2,7 +2,8 @@ import BazaarAPI
 
 /// What the live connection reports to its subscribers.
 public enum LiveConnectionEvent: Sendable, Equatable {
-    /// The socket is open (again): anything missed while it was closed must be fetched.
+    /// The socket is open (again), or a new subscriber joined an open socket: anything missed
+    /// before must be fetched.
     case connected
     /// An event for the signed-in user.
     case event(LiveEvent)
@@ -13,6 +14,7 @@ public enum LiveConnectionEvent: Sendable, Equatable {
 /// The signed-in user's live events, as any feature may watch them (the chat module owns the
 /// socket; notifications and conversation lists fold its events into their states).
 public protocol LiveEventSource: Sendable {
-    /// A stream of connection events from now on; ends when the caller stops iterating.
+    /// A stream of connection events from now on, starting with `.connected` when the socket is
+    /// already open; ends when the caller stops iterating.
     func subscribe() async -> AsyncStream<LiveConnectionEvent>
 }
