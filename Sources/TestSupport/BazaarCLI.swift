@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The built `bazaar` executable, run as a child process the way a person or a script runs it.
 public struct BazaarCLI: Sendable {
@@ -95,16 +96,26 @@ public struct BazaarCLI: Sendable {
             kill(process.processIdentifier, SIGKILL)
         }
 
-        /// Waits for the end (off the cooperative pool) and returns what it printed.
-        public func wait() async -> Outcome {
+        /// Waits for the end (off the cooperative pool) and returns what it printed. A process
+        /// still running after `limit` is killed (its standard error then says so), so a hang
+        /// fails the test that met it instead of blocking the whole run.
+        public func wait(killingAfter limit: Duration = .seconds(120)) async -> Outcome {
             let (process, stdout, stderr) = (self.process, self.stdout, self.stderr)
+            let pid = process.processIdentifier
+            let killed = Mutex(false)
+            let watchdog = Task {
+                try await Task.sleep(for: limit)
+                killed.withLock { $0 = true }
+                kill(pid, SIGKILL)
+            }
+            defer { watchdog.cancel() }
             let outcome = try? await offPool { () -> Outcome in
                 let out = stdout.fileHandleForReading.readDataToEndOfFile()
                 let err = stderr.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
-                return Outcome(
-                    exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                    stderr: String(decoding: err, as: UTF8.self))
+                var errorText = String(decoding: err, as: UTF8.self)
+                if killed.withLock({ $0 }) { errorText += "\n[killed by the test: still running after \(limit)]" }
+                return Outcome(exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorText)
             }
             return outcome ?? Outcome(exitCode: -1, stdout: "", stderr: "")
         }

@@ -39,6 +39,29 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("a connection that never sent a byte is closed at stop, and the stop does not wait for it")
+    func stopClosesConnectionsThatSentNothing() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await BazaarServer.start(
+            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "idle"))
+        // A client's spare pooled connection: open, accepted, silent, until the server closes it.
+        let (opened, open) = AsyncStream.makeStream(of: Void.self)
+        async let idle = offPool { () throws -> RawHTTP.Exchange in
+            let connection = try RawHTTP.Connection(port: server.port, timeoutSeconds: 10)
+            open.yield()
+            return connection.receiveAll()
+        }
+        for await _ in opened { break }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        await server.stop()
+        let took = ContinuousClock.now - started
+        // Before the fix the stop lasted until the client gave up on its silent connection (10 s).
+        #expect(took < .seconds(8), "the stop took \(took)")
+        _ = try await idle
+    }
+
     @Test func seedingTwiceDoesNotDuplicateDemoData() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

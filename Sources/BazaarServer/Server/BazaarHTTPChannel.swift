@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// hummingbird-websocket's HTTP/1.1 + WebSocket child channel, with two repairs the contract needs.
+/// hummingbird-websocket's HTTP/1.1 + WebSocket child channel, with three repairs the contract needs.
 ///
 /// - A WebSocket handshake that will be refused (no valid token) is turned into a plain request
 ///   before the upgrader sees it, so the router answers it with the JSON 401, instead of
@@ -13,6 +13,8 @@ import NIOHTTP1
 /// - A request the HTTP parser rejects gets a 400 and the connection is closed (the WebSocket
 ///   channel switches NIO's own error handling off, which left such connections hanging), after
 ///   the answers to any valid requests pipelined before it.
+/// - A connection that has sent nothing yet is closed when the server stops (see
+///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection.
 struct BazaarHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
@@ -24,6 +26,7 @@ struct BazaarHTTPChannel: ServerChildChannel {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            try pipeline.addHandler(QuiesceBeforeFirstRequest(), position: .first)
             try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade), position: .before(upgrader))
             try pipeline.addHandler(MalformedRequestResponder(), position: .last)
             return value
@@ -32,6 +35,30 @@ struct BazaarHTTPChannel: ServerChildChannel {
 
     func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
+    }
+}
+
+/// Closes a connection that is asked to quiesce (the server is stopping) before its first byte.
+///
+/// hummingbird-websocket adds the handler that reacts to the stop only once the first request has
+/// decided between HTTP and WebSocket, so a connection a client opened and left idle (a pool's
+/// spare, say) never heard of the stop and held the graceful shutdown forever. Once a byte has
+/// come, the event passes on to the usual handlers.
+final class QuiesceBeforeFirstRequest: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+    private var hasRead = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        hasRead = true
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !hasRead, event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 }
 
