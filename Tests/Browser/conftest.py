@@ -105,7 +105,7 @@ def shoot(request):
     """Saves a screenshot of `page` under the test's name (the last screen of each test)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
-    def take(page, name=None):
-        page.screenshot(path=str(SCREENSHOTS / f"{name or request.node.name}.png"), full_page=True)
+    def take(page, name=None, full_page=True):
+        page.screenshot(path=str(SCREENSHOTS / f"{name or request.node.name}.png"), full_page=full_page)
 
     return take

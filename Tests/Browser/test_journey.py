@@ -84,7 +84,9 @@ def test_message_sent_while_the_server_is_down_is_queued_then_sent_once(stack, b
     buyer.get_by_label("Your message").fill("Sent while the server was away")
     buyer.get_by_role("button", name="Send").click()
     pending = message_list(buyer).locator("li", has_text="Sent while the server was away")
+    # It shows at once as queued or sending, and as queued once the attempt has failed.
     expect(pending.locator(".state")).to_have_text(re.compile("queued|sending"))
+    expect(pending.locator(".state")).to_have_text("queued", timeout=15_000)
     shoot(buyer, "queued")
 
     api.start()
@@ -225,4 +227,40 @@ def test_profile_rename_and_photo_upload(stack, browser, shoot, tmp_path):
     page.get_by_label("New photo").set_input_files(str(text))
     page.get_by_role("button", name="Upload photo").click()
     expect(page.get_by_role("alert")).to_contain_text("JPEG, PNG or WebP")
+    shoot(page)
+
+
+def test_earlier_messages_page_back_and_stay_while_live(stack, browser, shoot):
+    api, web = stack
+    # The seller writes 120 messages over the API: more than two pages of 50.
+    seller = requests.post(f"{api.url}/v1/auth/register", json={
+        "username": "old", "password": "password-123", "displayName": "Olga Old"}).json()
+    auth = {"Authorization": f"Bearer {seller['tokens']['accessToken']}"}
+    page = browser.new_context().new_page()
+    register(page, web.url, "new", "Nina New")
+    nina = requests.post(f"{api.url}/v1/auth/login", json={"username": "new", "password": "password-123"}).json()
+    conversation = requests.post(f"{api.url}/v1/conversations", json={"userId": nina["user"]["id"]}, headers=auth).json()
+    for number in range(1, 121):
+        sent = requests.post(f"{api.url}/v1/conversations/{conversation['id']}/messages", json={"body": f"Note {number:03}"},
+                             headers={**auth, "Idempotency-Key": f"note-{number}"})
+        assert sent.status_code == 201
+
+    page.goto(f"{web.url}/conversations/{conversation['id']}")
+    expect(message_list(page).get_by_text("Note 120")).to_be_visible()
+    expect(message_list(page).get_by_text("Note 070", exact=True)).to_have_count(0)
+    page.get_by_role("link", name="Show earlier messages").click()
+    expect(message_list(page).get_by_text("Note 030", exact=True)).to_be_visible()
+    page.get_by_role("link", name="Show earlier messages").click()
+    expect(message_list(page).get_by_text("Note 001", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Show earlier messages")).to_have_count(0)
+
+    # A live message arrives while the earlier pages are shown, and they stay.
+    page.evaluate("window.__notReloaded = true")
+    requests.post(f"{api.url}/v1/conversations/{conversation['id']}/messages", json={"body": "Note 121"},
+                  headers={**auth, "Idempotency-Key": "note-121"})
+    expect(message_list(page).get_by_text("Note 121")).to_be_visible(timeout=10_000)
+    expect(message_list(page).get_by_text("Note 001", exact=True)).to_be_visible()
+    assert page.evaluate("window.__notReloaded") is True
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "earlier-messages", full_page=False)
     shoot(page)

@@ -34,7 +34,9 @@ extension WebApp {
         }
         router.post("/signout") { request, context in
             try await page(request, context, mutating: true) { page in
-                await page.account.signOut()
+                if let error = await page.account.signOut() {
+                    return page.failed(error, heading: "Signed out, with a problem")
+                }
                 return page.redirect(to: "/products")
             }
         }

@@ -13,8 +13,9 @@ public protocol BrowserAccount: Sendable {
     func signIn(username: String, password: String) async -> ScreenError?
     /// Creates an account and signs in; the error says why not.
     func register(username: String, displayName: String, password: String) async -> ScreenError?
-    /// Signs out (revoking the session when the server can be reached).
-    func signOut() async
+    /// Signs out (revoking the session when the server can be reached). The browser is signed out
+    /// either way; the error says what went wrong setting up the signed-out app, if anything did.
+    func signOut() async -> ScreenError?
 }
 
 /// Makes (or finds again) the account for a browser session id.

@@ -9,29 +9,26 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.chatModule.conversationsScreen().logic
-                    switch await logic.send(.load) {
-                    case .presenting(let content):
-                        let view = ConversationListView(content: content, nav: page.nav(live: "/live/conversations"))
-                        return page.render(view, "conversations")
-                    case .failed(let error): return page.failed(error)
-                    case .loading: return page.redirect(to: "/conversations")
+                    return page.show(await logic.send(.load), template: "conversations") {
+                        ConversationListView(content: $0, nav: page.nav(live: "/live/conversations"))
                     }
                 }
             }
         }
         router.get("/conversations/{id}") { request, context in
             let id = try context.parameters.require("id")
-            let older = request.uri.queryParameters.get("older") != nil
+            let older = olderPages(request)
             return try await page(request, context) { page in
                 try await page.signedIn { user in
                     let logic = try page.dependencies.chatModule.messagesScreen(conversationID: id).logic
                     var state = await logic.send(.load)
-                    if older { state = await logic.send(.loadOlder) }
+                    for _ in 0..<older where state.content?.hasOlder == true { state = await logic.send(.loadOlder) }
                     guard let content = state.content else {
                         return page.failed(state.error ?? ScreenError(kind: .notFound, message: "No such conversation."))
                     }
                     if content.conversation.unreadCount > 0 { await logic.send(.markRead) }
-                    let view = ConversationView(content: content, me: user.id, nav: page.nav(live: "/live/conversations/\(id)"))
+                    let live = "/live/conversations/\(id)" + (older > 0 ? "?older=\(older)" : "")
+                    let view = ConversationView(content: content, me: user.id, olderPages: older, nav: page.nav(live: live))
                     return page.render(view, "conversation")
                 }
             }
@@ -52,17 +49,13 @@ extension WebApp {
         }
         router.get("/live/conversations/{id}") { request, context in
             let id = try context.parameters.require("id")
+            let older = olderPages(request)
             return try await page(request, context) { page in
                 try await page.signedIn { user in
                     let logic = try page.dependencies.chatModule.messagesScreen(conversationID: id).logic
-                    await logic.send(.load)
-                    let nav = page.nav()
-                    return LiveFragments.stream(await logic.states()) { state in
-                        state.content.map { content in
-                            LiveFragments.Fragment(
-                                id: "message-list",
-                                html: page.renderer.render(ConversationView(content: content, me: user.id, nav: nav), "messageList"))
-                        }
+                    let actions = [MessagesAction.load] + Array(repeating: .loadOlder, count: older)
+                    return await page.live(logic, after: actions, element: "message-list", template: "messageList") { state, nav in
+                        state.content.map { ConversationView(content: $0, me: user.id, olderPages: older, nav: nav) }
                     }
                 }
             }
@@ -71,17 +64,16 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.chatModule.conversationsScreen().logic
-                    await logic.send(.load)
-                    let nav = page.nav()
-                    return LiveFragments.stream(await logic.states()) { state in
-                        state.content.map { content in
-                            LiveFragments.Fragment(
-                                id: "conversation-list",
-                                html: page.renderer.render(ConversationListView(content: content, nav: nav), "conversationList"))
-                        }
+                    return await page.live(logic, after: [.load], element: "conversation-list", template: "conversationList") { state, nav in
+                        state.content.map { ConversationListView(content: $0, nav: nav) }
                     }
                 }
             }
         }
+    }
+
+    /// How many pages of earlier messages a conversation page shows (`?older=N`, at most 25).
+    private func olderPages(_ request: Request) -> Int {
+        min(max(request.uri.queryParameters.get("older", as: Int.self) ?? 0, 0), 25)
     }
 }

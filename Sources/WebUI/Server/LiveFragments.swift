@@ -1,3 +1,4 @@
+import Dependencies
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -53,5 +54,22 @@ enum LiveFragments {
             for await event in events { try await writer.write(ByteBuffer(string: event)) }
             try await writer.finish(nil)
         })
+    }
+}
+
+extension WebPage {
+    /// The live form of a screen: performs `actions` on `logic` in order, then streams every state it
+    /// publishes, drawn by `view` through `template` into the page element `element` (a state
+    /// `view` maps to nil is skipped).
+    func live<Logic: LogicController>(
+        _ logic: Logic, after actions: [Logic.Action], element: String, template: String,
+        view: @escaping @Sendable (Logic.State, NavigationView) -> (any Sendable)?
+    ) async -> Response {
+        for action in actions { await logic.send(action) }
+        let nav = nav()
+        let renderer = renderer
+        return LiveFragments.stream(await logic.states()) { state in
+            view(state, nav).map { LiveFragments.Fragment(id: element, html: renderer.render($0, template)) }
+        }
     }
 }

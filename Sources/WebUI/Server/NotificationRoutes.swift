@@ -8,7 +8,9 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.notificationsModule.notificationsScreen().logic
-                    return notifications(await logic.send(.load), page: page)
+                    return page.show(await logic.send(.load), template: "notifications") {
+                        NotificationListView(content: $0, nav: page.nav(live: "/live/notifications"))
+                    }
                 }
             }
         }
@@ -35,26 +37,11 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.notificationsModule.notificationsScreen().logic
-                    await logic.send(.load)
-                    let nav = page.nav()
-                    return LiveFragments.stream(await logic.states()) { state in
-                        state.content.map { content in
-                            LiveFragments.Fragment(
-                                id: "notification-list",
-                                html: page.renderer.render(NotificationListView(content: content, nav: nav), "notificationList"))
-                        }
+                    return await page.live(logic, after: [.load], element: "notification-list", template: "notificationList") { state, nav in
+                        state.content.map { NotificationListView(content: $0, nav: nav) }
                     }
                 }
             }
-        }
-    }
-
-    private func notifications(_ state: ScreenState<NotificationListContent>, page: WebPage) -> Response {
-        switch state {
-        case .presenting(let content):
-            page.render(NotificationListView(content: content, nav: page.nav(live: "/live/notifications")), "notifications")
-        case .failed(let error): page.failed(error)
-        case .loading: page.redirect(to: "/notifications")
         }
     }
 }

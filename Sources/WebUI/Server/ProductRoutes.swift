@@ -11,10 +11,8 @@ extension WebApp {
                 let pages = min(max(request.uri.queryParameters.get("pages", as: Int.self) ?? 1, 1), 25)
                 let logic = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
                 await logic.send(.load(query: query))
-                switch await logic.send(.loadAtLeast(pages * 20)) {
-                case .presenting(let content): return page.render(ProductListView(content: content, pages: pages, nav: page.nav()), "products")
-                case .failed(let error): return page.failed(error)
-                case .loading: return page.failed(ScreenError(kind: .other, message: "The list did not load."))
+                return page.show(await logic.send(.loadAtLeast(pages * 20)), template: "products") {
+                    ProductListView(content: $0, pages: pages, nav: page.nav())
                 }
             }
         }
@@ -22,11 +20,8 @@ extension WebApp {
             let id = try context.parameters.require("id")
             return try await page(request, context) { page in
                 let logic = try page.dependencies.productsModule.productScreen(id: id).logic
-                switch await logic.send(.load) {
-                case .presenting(let content):
-                    return page.render(ProductDetailView(content: content, me: page.user, nav: page.nav()), "product")
-                case .failed(let error): return page.failed(error, heading: "No such product")
-                case .loading: return page.failed(ScreenError(kind: .other, message: "The product did not load."))
+                return page.show(await logic.send(.load), template: "product", heading: "No such product") {
+                    ProductDetailView(content: $0, me: page.user, nav: page.nav())
                 }
             }
         }

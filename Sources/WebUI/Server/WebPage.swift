@@ -64,6 +64,19 @@ struct WebPage: Sendable {
         return render(view, "error", status: status)
     }
 
+    /// The page for a screen's settled state: its content drawn by `view` through `template`, or
+    /// the failure (headed `heading`). A screen still loading after its action is a failure too.
+    func show<Content>(
+        _ state: ScreenState<Content>, template: String, heading: String = "Something went wrong",
+        view: (Content) -> Any
+    ) -> Response {
+        switch state {
+        case .presenting(let content): render(view(content), template)
+        case .failed(let error): failed(error, heading: heading)
+        case .loading: failed(ScreenError(kind: .other, message: "The page did not finish loading. Try again."), heading: heading)
+        }
+    }
+
     /// The page for signed-in people only: sends everyone else to sign in.
     func signedIn(_ handle: (User) async throws -> Response) async rethrows -> Response {
         guard let user else { return redirect(to: "/signin") }

@@ -51,13 +51,14 @@ struct ConversationView: Sendable {
     var messages: [Line]
     var pending: [Pending]
 
-    init(content: MessagesContent, me: String, nav: NavigationView) {
+    /// `olderPages` is how many pages before the newest are shown; the link asks for one more.
+    init(content: MessagesContent, me: String, olderPages: Int = 0, nav: NavigationView) {
         let conversation = content.conversation
         title = "Chat with \(conversation.otherUser.displayName)"
         heading = title + (conversation.product.map { " about \($0.title)" } ?? "")
         self.nav = nav
         id = conversation.id
-        olderURL = content.hasOlder ? "/conversations/\(conversation.id)?older=1" : nil
+        olderURL = content.hasOlder ? "/conversations/\(conversation.id)?older=\(olderPages + 1)" : nil
         messages = content.messages.map { message in
             Line(
                 who: message.senderId == me ? "You" : conversation.otherUser.displayName, body: message.body,

@@ -50,12 +50,21 @@ actor WebAccount: BrowserAccount {
         return await adopting(started)
     }
 
-    func signOut() async {
-        guard let session else { return }
+    func signOut() async -> ScreenError? {
+        guard let session else { return nil }
         await stopBackgroundWork()
         _ = await session.logout()
         services.forgetUser()
-        try? adopt(nil)
+        do {
+            try adopt(nil)
+            return nil
+        } catch {
+            // Nobody may stay signed in on modules wired for the last user: keep an empty container,
+            // so every page says what failed instead of acting for someone who left.
+            self.session = nil
+            wired = Dependencies(container: DependencyContainer())
+            return ScreenError(kind: .other, message: "You are signed out, but the app could not be set up again: \(error)")
+        }
     }
 
     /// Stops the outbox worker and the live socket of the signed-in user.
