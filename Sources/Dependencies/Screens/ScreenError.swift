@@ -52,7 +52,7 @@ public struct ScreenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionExpired:
             self.init(kind: .signedOut, message: "Your session has ended.")
         case .httpStatus(let failure):
-            let message = failure.serverError?.message ?? "The server answered \(failure.statusCode)."
+            let message = failure.serverError?.message ?? failure.description
             switch failure.statusCode {
             case 401: self.init(kind: .signedOut, message: message)
             case 404: self.init(kind: .notFound, message: message)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOHTTP1
 
 /// Everything that can go wrong with a request, as cases a caller can act on.
 ///
@@ -28,7 +29,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noConnection(let reason):
-            "Could not connect to the server (\(reason)). Check that it is running and reachable."
+            "Could not connect to the server (\(Sentence.trimmed(reason))). Check that it is running and reachable."
         case .timedOut:
             "The server did not answer in time."
         case .cancelled:
@@ -38,13 +39,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .decodingFailed(let failure):
             failure.description
         case .requestBuildFailed(let error):
-            "The request could not be built: \(error.description)."
+            Sentence.end("The request could not be built: \(error.description)")
         case .responseTooLarge(let limit):
             "The response was larger than the \(limit) bytes this client accepts."
         case .sessionExpired:
             "Your session has ended. Please sign in again."
         case .transport(let reason):
-            "The request failed: \(reason)."
+            Sentence.end("The request failed: \(reason)")
         }
     }
 
@@ -116,12 +117,21 @@ public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
         headerFields[.retryAfter].flatMap { RetryAfter.parse($0, now: Date()) }
     }
 
-    /// A sentence for a person: the server's own message when there is one.
+    /// The reason phrase the server sent, or the standard one for the code when it sent none
+    /// (HTTP/2 has none): "Not Found" for 404; empty for a code without a standard phrase.
+    public var reasonPhrase: String {
+        if !status.reasonPhrase.isEmpty { return status.reasonPhrase }
+        return HTTPResponseStatus(statusCode: status.code).reasonPhrase
+    }
+
+    /// A sentence for a person: the server's own message when there is one, otherwise the status
+    /// ("The server answered 404 Not Found.").
     public var description: String {
         if let serverError {
-            return "\(serverError.message) (HTTP \(status.code), \(serverError.code))"
+            return Sentence.end("\(Sentence.trimmed(serverError.message)) (HTTP \(status.code), \(serverError.code))")
         }
-        return "The server answered \(status.code) \(status.reasonPhrase)."
+        let phrase = reasonPhrase
+        return "The server answered \(status.code)\(phrase.isEmpty ? "" : " \(phrase)")."
     }
 }
 
@@ -190,7 +200,7 @@ public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
     /// A sentence for a person.
     public var description: String {
         let place = path.isEmpty ? "" : " at \(path)"
-        return "The response could not be read as \(type)\(place): \(reason)."
+        return Sentence.end("The response could not be read as \(type)\(place): \(reason)")
     }
 
     static func render(_ codingPath: [any CodingKey]) -> String {
@@ -203,5 +213,23 @@ public struct DecodingFailure: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return rendered
+    }
+}
+
+/// Joins parts written by others (a server's message, a decoder's explanation) into one sentence
+/// without doubled punctuation.
+enum Sentence {
+    /// `text` without trailing whitespace and full stops.
+    static func trimmed(_ text: String) -> String {
+        var text = Substring(text)
+        while let last = text.last, last == "." || last.isWhitespace { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// `text` ending in exactly one full stop (or its own `!` or `?`).
+    static func end(_ text: String) -> String {
+        let trimmed = trimmed(text)
+        if let last = trimmed.last, last == "!" || last == "?" { return trimmed }
+        return trimmed + "."
     }
 }
