@@ -16,6 +16,7 @@ public struct SessionStarter: Sendable {
     private let refreshMargin: Duration
     private let now: @Sendable () -> Date
     private let onSessionEnded: @Sendable (_ userID: String) async -> Void
+    private let onSessionStarted: @Sendable (UserSession) async -> Void
 
     /// Makes a starter for the server `client` talks to.
     ///
@@ -24,16 +25,20 @@ public struct SessionStarter: Sendable {
     ///   - refreshMargin: how close to expiry an access token is refreshed before use.
     ///   - now: the clock token expiry is judged by.
     ///   - onSessionEnded: called once per session when its refresh token is refused.
+    ///   - onSessionStarted: called with every session this starter makes (to save its unsaved
+    ///     tokens before the app exits, say).
     public init(
         client: APIClient, tokenStore: any TokenStore, refreshMargin: Duration = .seconds(30),
         now: @escaping @Sendable () -> Date = { Date() },
-        onSessionEnded: @escaping @Sendable (_ userID: String) async -> Void = { _ in }
+        onSessionEnded: @escaping @Sendable (_ userID: String) async -> Void = { _ in },
+        onSessionStarted: @escaping @Sendable (UserSession) async -> Void = { _ in }
     ) {
         self.client = client
         self.tokenStore = tokenStore
         self.refreshMargin = refreshMargin
         self.now = now
         self.onSessionEnded = onSessionEnded
+        self.onSessionStarted = onSessionStarted
         publicNetwork = NonAuthenticatedNetworkController(client: client)
         loginPerformer = LoginPerformer(network: publicNetwork)
     }
@@ -63,6 +68,8 @@ public struct SessionStarter: Sendable {
         do {
             stored = try await tokenStore.load()
         } catch {
+            // Unreadable tokens are as good as none: start signed out. If even the delete fails,
+            // the next launch meets the same file and lands here again, so nothing worse follows.
             try? await tokenStore.clear()
             return nil
         }
@@ -80,7 +87,7 @@ public struct SessionStarter: Sendable {
         }
         await pending.set(user.id)
         let partitioned = AuthenticatedNetworkController(client: client, session: network.session, cachePartition: user.id)
-        return makeSession(user: user, network: partitioned)
+        return await makeSession(user: user, network: partitioned)
     }
 
     /// Starts a session for an answer from register or login.
@@ -94,7 +101,7 @@ public struct SessionStarter: Sendable {
         let pending = PendingUser()
         await pending.set(response.user.id)
         let network = makeNetwork(tokens: tokens, partition: response.user.id, pending: pending)
-        return makeSession(user: response.user, network: network)
+        return await makeSession(user: response.user, network: network)
     }
 
     private func makeNetwork(tokens: AuthTokens, partition: String?, pending: PendingUser) -> AuthenticatedNetworkController {
@@ -112,10 +119,12 @@ public struct SessionStarter: Sendable {
             client: client, session: coordinator, cachePartition: partition ?? "pending-\(UUID().uuidString)")
     }
 
-    private func makeSession(user: User, network: AuthenticatedNetworkController) -> UserSession {
-        UserSession(
+    private func makeSession(user: User, network: AuthenticatedNetworkController) async -> UserSession {
+        let session = UserSession(
             userID: user.id, user: UserModelController(user: user, loader: UserLoader(network: network)),
             network: network, publicNetwork: publicNetwork, cache: client.performer.cache)
+        await onSessionStarted(session)
+        return session
     }
 }
 

@@ -20,6 +20,12 @@ public struct UserSession: Sendable {
         public var revokedOnServer: Bool
     }
 
+    /// Saves tokens a refresh could not write to the token store; throws while the store still
+    /// refuses them (they stay in use in memory until the app exits).
+    public func saveUnsavedTokens() async throws(TokenSaveFailure) {
+        try await network.session.saveUnsavedTokens()
+    }
+
     /// Ends the session: revokes it on the server when possible, then always deletes the stored
     /// tokens and wipes this user's cache partition, so nothing of theirs outlives the session.
     @discardableResult

@@ -9,7 +9,9 @@ import TerminalUI
 enum AppCommand {
     static func run(_ options: GlobalOptions, _ body: (AppContext) async throws -> Void) async throws {
         do {
-            try await body(try AppContext(options: options))
+            let context = try AppContext(options: options)
+            try await body(context)
+            try await context.services.saveUnsavedTokens()
         } catch let error as AppError {
             throw report(error)
         } catch let error as NetworkError {

@@ -12,12 +12,13 @@ import Networking
 /// | 65 | invalid input: the server refused a field (422, 409, …) |
 /// | 66 | not found: no such product, user or conversation |
 /// | 69 | the server could not be reached |
+/// | 74 | a file the app keeps could not be written (the work was done; the warning says what is lost) |
 /// | 75 | throttled: try again later |
 /// | 77 | not signed in, wrong password, or the session ended |
 struct AppError: Error, Equatable, CustomStringConvertible {
     /// What kind of failure, which decides the exit code.
     enum Kind: Equatable {
-        case usage, invalidInput, notFound, unreachable, throttled, auth, refused
+        case usage, invalidInput, notFound, unreachable, storage, throttled, auth, refused
     }
 
     /// What kind of failure.
@@ -61,6 +62,7 @@ struct AppError: Error, Equatable, CustomStringConvertible {
         case .invalidInput: ExitCode(65)
         case .notFound: ExitCode(66)
         case .unreachable: ExitCode(69)
+        case .storage: ExitCode(74)
         case .throttled: ExitCode(75)
         case .auth: ExitCode(77)
         }

@@ -10,6 +10,8 @@ struct AppServices: Sendable {
     let environment: AppEnvironment
     let starter: SessionStarter
     let nudger: OutboxNudger
+    /// Every session started in this run, to save tokens a refresh could not write before exit.
+    let sessions = StartedSessions()
 
     /// Builds the client stack for `environment`, creating its config folder (0700) if needed.
     init(environment: AppEnvironment) throws {
@@ -25,10 +27,12 @@ struct AppServices: Sendable {
         var performer = NetworkRequestPerformer(interceptors: [nudger], cache: cache)
         performer.timeout = .seconds(15)
         let knownUser = environment.knownUserFile
+        let sessions = sessions
         starter = SessionStarter(
             client: .bazaar(baseURL: environment.serverURL, performer: performer),
             tokenStore: FileTokenStore(url: environment.tokenFile),
-            onSessionEnded: { _ in try? FileManager.default.removeItem(at: knownUser) })
+            onSessionEnded: { _ in try? FileManager.default.removeItem(at: knownUser) },
+            onSessionStarted: { await sessions.add($0) })
     }
 
     /// The stored session (offline too, with the user last seen here), or `nil` when signed out.
@@ -38,6 +42,18 @@ struct AppServices: Sendable {
         } catch {
             if error.isSessionExpired { return nil }
             throw AppError(error)
+        }
+    }
+
+    /// Saves tokens a refresh left unsaved; a store that still refuses them is an ``AppError`` (exit
+    /// 74) saying the next run will ask to sign in again.
+    func saveUnsavedTokens() async throws(AppError) {
+        for session in await sessions.all {
+            do throws(TokenSaveFailure) {
+                try await session.saveUnsavedTokens()
+            } catch {
+                throw AppError(.storage, error.description)
+            }
         }
     }
 
@@ -70,5 +86,19 @@ struct AppServices: Sendable {
     /// The signed-in user's live event socket (connects when a screen first listens).
     func liveConnection(for session: UserSession) -> LiveEventsConnection {
         LiveEventsConnection(baseURL: environment.serverURL, network: session.network)
+    }
+}
+
+/// The sessions started during one run of the app, the newest per user (a long `bazaar web` run
+/// signs people in and out without keeping every old session).
+actor StartedSessions {
+    private var byUser: [String: UserSession] = [:]
+
+    /// The sessions, one per user.
+    var all: [UserSession] { Array(byUser.values) }
+
+    /// Adds `session`, replacing an earlier one of the same user.
+    func add(_ session: UserSession) {
+        byUser[session.userID] = session
     }
 }

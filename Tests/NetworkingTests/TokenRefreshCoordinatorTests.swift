@@ -32,6 +32,29 @@ final class ScriptedRefresher: TokenRefresher {
     }
 }
 
+/// A token store on the far side of the seam that refuses writes while told to.
+actor FailingTokenStore: TokenStore {
+    struct Refused: Error, CustomStringConvertible {
+        var description: String { "disk full" }
+    }
+
+    private(set) var saved: AuthTokens?
+    private(set) var attempts = 0
+    var failing = true
+
+    func setFailing(_ failing: Bool) { self.failing = failing }
+    func load() -> AuthTokens? { saved }
+    func save(_ tokens: AuthTokens) throws {
+        attempts += 1
+        if failing { throw Refused() }
+        saved = tokens
+    }
+    func clear() throws {
+        if failing { throw Refused() }
+        saved = nil
+    }
+}
+
 @Suite("TokenRefreshCoordinator")
 struct TokenRefreshCoordinatorTests {
     let expired = AuthTokens(accessToken: "access-0", refreshToken: "refresh-0", expiresAt: Date() - 5)
@@ -122,6 +145,35 @@ struct TokenRefreshCoordinatorTests {
         let coordinator = TokenRefreshCoordinator(tokens: expired, refresher: ScriptedRefresher(), store: store)
         _ = try await coordinator.validTokens()
         #expect(await store.load()?.accessToken == "access-1")
+    }
+
+    @Test("a refreshed pair the store refuses stays in use, is reported, and is saved on the next request")
+    func unsavedTokensAreKeptAndSavedAgain() async throws {
+        let refresher = ScriptedRefresher()
+        let store = FailingTokenStore()
+        let coordinator = TokenRefreshCoordinator(tokens: expired, refresher: refresher, store: store)
+        let fresh = try await coordinator.validTokens()
+        #expect(fresh.refreshToken == "refresh-1")
+        #expect(await coordinator.tokenSaveFailure == TokenSaveFailure(reason: "disk full"))
+        await #expect(throws: TokenSaveFailure(reason: "disk full")) { try await coordinator.saveUnsavedTokens() }
+        // Still failing: the next request uses the kept pair (no second refresh) and tries the save again.
+        #expect(try await coordinator.validTokens() == fresh)
+        #expect(refresher.calls == 1)
+        let attemptsSoFar = await store.attempts
+        #expect(attemptsSoFar == 3)
+
+        await store.setFailing(false)
+        #expect(try await coordinator.validTokens() == fresh)
+        #expect(await store.saved == fresh)
+        #expect(await coordinator.tokenSaveFailure == nil)
+        try await coordinator.saveUnsavedTokens()
+        #expect(await store.attempts == 4, "nothing left to save: no further write")
+    }
+
+    @Test("a store refusal reads as a sentence that says what happens next")
+    func tokenSaveFailureText() {
+        #expect(TokenSaveFailure(reason: "disk full.").description
+            == "Your renewed sign-in could not be saved (disk full), so the next start will ask you to sign in again.")
     }
 
     @Test("tokens never appear in descriptions")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 
 /// Exchanges a refresh token for new tokens. Implemented over a non-authenticated endpoint, so the
 /// refresh call can never wait behind the refresh it performs.
@@ -18,10 +19,15 @@ public protocol TokenRefresher: Sendable {
 ///   tokens are cleared, every waiting caller gets ``NetworkError/sessionExpired``, and
 ///   `onSessionEnded` is called exactly once. A network failure, a 429 or a 5xx during refresh does
 ///   not end the session: the callers get that error and the next request tries again.
+/// - A refreshed pair the store cannot save is kept in memory and used (the old refresh token is
+///   spent), logged, and saved again before the next request; ``saveUnsavedTokens()`` tries now and
+///   throws ``TokenSaveFailure`` while it still fails, so an app can warn before it exits.
 public actor TokenRefreshCoordinator {
     private var tokens: AuthTokens?
     private var inFlight: Task<Result<AuthTokens, NetworkError>, Never>?
     private var ended = false
+    private var unsaved: TokenSaveFailure?
+    private let logger: Logger
 
     private let refresher: any TokenRefresher
     private let store: any TokenStore
@@ -38,9 +44,11 @@ public actor TokenRefreshCoordinator {
     public init(
         tokens: AuthTokens, refresher: any TokenRefresher, store: any TokenStore,
         margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },
-        onSessionEnded: @escaping @Sendable () async -> Void = {}
+        onSessionEnded: @escaping @Sendable () async -> Void = {},
+        logger: Logger = Logger(label: "bazaar.session")
     ) {
         self.tokens = tokens
+        self.logger = logger
         self.refresher = refresher
         self.store = store
         self.margin = margin
@@ -51,10 +59,21 @@ public actor TokenRefreshCoordinator {
     /// Whether the session has ended.
     public var hasEnded: Bool { ended }
 
+    /// Why the newest tokens are not in the store yet, or `nil` when they are.
+    public var tokenSaveFailure: TokenSaveFailure? { unsaved }
+
+    /// Saves tokens a failed save left in memory only; throws while the store still refuses them.
+    public func saveUnsavedTokens() async throws(TokenSaveFailure) {
+        guard unsaved != nil, let tokens, !ended else { return }
+        await persist(tokens)
+        if let unsaved { throw unsaved }
+    }
+
     /// Tokens to use now, refreshed first if they are about to expire.
     public func validTokens() async throws(NetworkError) -> AuthTokens {
         if let inFlight { return try await inFlight.value.get() }
         guard let tokens, !ended else { throw .sessionExpired }
+        if unsaved != nil { await persist(tokens) }
         if tokens.expires(within: margin, of: now()) {
             return try await refresh(from: tokens)
         }
@@ -76,7 +95,7 @@ public actor TokenRefreshCoordinator {
         ended = true
         tokens = nil
         inFlight?.cancel()
-        try? await store.clear()
+        await clearStore()
     }
 
     private func refresh(from current: AuthTokens) async throws(NetworkError) -> AuthTokens {
@@ -93,17 +112,40 @@ public actor TokenRefreshCoordinator {
             let fresh = try await refresher.refresh(using: current.refreshToken)
             guard !ended else { return .failure(.sessionExpired) }
             tokens = fresh
-            try? await store.save(fresh)
+            await persist(fresh)
             return .success(fresh)
         } catch {
             guard Self.endsSession(error) else { return .failure(error) }
             if !ended {
                 ended = true
                 tokens = nil
-                try? await store.clear()
+                await clearStore()
                 await onSessionEnded()
             }
             return .failure(.sessionExpired)
+        }
+    }
+
+    /// Writes `fresh` to the store; on failure keeps it as unsaved (it stays in use) and logs why.
+    private func persist(_ fresh: AuthTokens) async {
+        do {
+            try await store.save(fresh)
+            if unsaved != nil { logger.notice("refreshed tokens saved after an earlier failure") }
+            unsaved = nil
+        } catch {
+            unsaved = TokenSaveFailure(reason: "\(error)")
+            logger.error("refreshed tokens could not be saved; kept in memory and retried", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Deletes the stored tokens. A failure is logged: what stays on disk was revoked or spent, so
+    /// the next launch is refused by the server and ends the session there.
+    private func clearStore() async {
+        unsaved = nil
+        do {
+            try await store.clear()
+        } catch {
+            logger.error("stored tokens could not be deleted", metadata: ["error": "\(error)"])
         }
     }
 
@@ -120,5 +162,22 @@ extension NetworkError {
     /// Whether this is ``sessionExpired``.
     public var isSessionExpired: Bool {
         if case .sessionExpired = self { true } else { false }
+    }
+}
+
+/// The token store refused the newest tokens: they are in use, but a restart would present a spent
+/// refresh token (and the server would end the session) unless a later save succeeds.
+public struct TokenSaveFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the store said.
+    public var reason: String
+
+    /// Makes a failure saying `reason`.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    /// A sentence for a person.
+    public var description: String {
+        Sentence.end("Your renewed sign-in could not be saved (\(Sentence.trimmed(reason))), so the next start will ask you to sign in again")
     }
 }
