@@ -1,6 +1,7 @@
 import BazaarAPI
 import Dependencies
 import Foundation
+import Logging
 import Networking
 
 /// The durable outbox: messages are written to SQLite first, then delivered in order, exactly once,
@@ -13,6 +14,11 @@ import Networking
 /// - Every attempt of one message carries the same `Idempotency-Key` (the entry's id), so a message
 ///   caught mid-send by a crash is re-sent on the next start and the server keeps one copy.
 ///
+/// - One delivery pass runs at a time: ``flush()`` waits for the worker's pass, then runs its own.
+/// - A state the file refuses is not lost: it is kept in memory (and shown), written again before
+///   the next pass, logged, and reported by ``storageFailure``; a message whose sent state could not
+///   be written is never posted again. A message whose `sending` mark cannot be written is not sent.
+///
 /// States are observable through ``updates()``; ``delivery(of:)`` waits for one message's outcome.
 public actor Outbox {
     /// The result of one pass over the queue.
@@ -21,10 +27,17 @@ public actor Outbox {
         case blocked
     }
 
-    private let store: OutboxStore
+    private let store: any OutboxStorage
     private let deliverer: any OutboxDeliverer
     private let backoff: RetryPolicy
+    private let logger: Logger
     private var worker: Task<Void, Never>?
+    private var runningPass: Task<Pass, Never>?
+    /// Entry states the file refused, newest per id, written again before each pass.
+    private var unsaved: [String: OutboxEntry] = [:]
+    /// Conversations found for messages to a person that the file refused to record.
+    private var unsavedConversations: [String: String] = [:]
+    private var lastStorageFailure: OutboxStorageFailure?
     private var wakeUp: CheckedContinuation<Void, Never>?
     private var wakePending = false
     private var blockedPasses = 0
@@ -35,13 +48,30 @@ public actor Outbox {
     ///
     /// - Parameter backoff: how long the queue waits after a temporary failure (`baseDelay`
     ///   doubling up to `maxDelay`; its attempt and total limits are not used: the outbox never gives up).
-    public init(path: String, deliverer: any OutboxDeliverer, backoff: RetryPolicy = RetryPolicy(
-        baseDelay: .milliseconds(500), maxDelay: .seconds(30))) throws
-    {
-        store = try OutboxStore(path: path)
+    public init(
+        path: String, deliverer: any OutboxDeliverer,
+        backoff: RetryPolicy = Outbox.defaultBackoff, logger: Logger = Logger(label: "bazaar.outbox")
+    ) throws {
+        try self.init(store: OutboxStore(path: path), deliverer: deliverer, backoff: backoff, logger: logger)
+    }
+
+    /// An outbox over any storage (tests put a failing one here).
+    init(
+        store: any OutboxStorage, deliverer: any OutboxDeliverer,
+        backoff: RetryPolicy = Outbox.defaultBackoff, logger: Logger = Logger(label: "bazaar.outbox")
+    ) {
+        self.store = store
         self.deliverer = deliverer
         self.backoff = backoff
+        self.logger = logger
     }
+
+    /// Half a second, doubling up to 30 s.
+    public static let defaultBackoff = RetryPolicy(baseDelay: .milliseconds(500), maxDelay: .seconds(30))
+
+    /// Why the outbox file refused the last write or read, while some state lives only in memory
+    /// (or the queue could not be read); `nil` once everything is written.
+    public var storageFailure: OutboxStorageFailure? { lastStorageFailure }
 
     /// Writes `body` for `recipient` to disk and wakes the delivery worker; returns the queued entry.
     public func enqueue(_ body: String, to recipient: OutboxRecipient) throws -> OutboxEntry {
@@ -54,9 +84,9 @@ public actor Outbox {
         return entry
     }
 
-    /// Every entry, oldest first, in its current state.
+    /// Every entry, oldest first, in its current state (states not yet written included).
     public func entries() throws -> [OutboxEntry] {
-        try store.all().map(\.entry)
+        try store.all().map { unsaved[$0.entry.id] ?? $0.entry }
     }
 
     /// Starts delivering in the background until ``stop()``.
@@ -83,10 +113,11 @@ public actor Outbox {
     }
 
     /// Delivers what is queued now, in order, and returns when the queue is empty or blocked by a
-    /// temporary failure. Returns whether everything queued was settled (sent or failed).
+    /// temporary failure. Returns whether everything queued was settled (sent or failed). A pass
+    /// already running (the worker's, or another flush's) is waited for first: never two at once.
     @discardableResult
     public func flush() async -> Bool {
-        await deliverPass() == .drained
+        await pass() == .drained
     }
 
     /// A stream of every entry change (queued, sending, sent, failed) from now on.
@@ -101,7 +132,16 @@ public actor Outbox {
     /// Waits until the entry is sent or failed and returns it in that state (an id the outbox never
     /// held comes back at once as failed).
     public func delivery(of id: String) async -> OutboxEntry {
-        guard let row = try? store.row(id) else {
+        if let kept = unsaved[id], kept.state.isFinal { return kept }
+        let row: OutboxStore.Row?
+        do {
+            row = try store.row(id)
+        } catch {
+            // Unreadable is not unknown: wait for the delivery, which the worker still makes.
+            recordFailure(error, doing: "read a message")
+            return await withCheckedContinuation { waiters[id, default: []].append($0) }
+        }
+        guard let row else {
             return OutboxEntry(
                 id: id, recipient: .conversation(id: ""), body: "", state: .failed(reason: "no such message in the outbox"),
                 attempts: 0, createdAt: Date())
@@ -118,7 +158,7 @@ public actor Outbox {
         while !Task.isCancelled {
             // A pass covers everything queued so far: wake-ups from before it are spent.
             wakePending = false
-            switch await deliverPass() {
+            switch await pass() {
             case .drained:
                 blockedPasses = 0
                 await sleep(until: nil)
@@ -129,16 +169,49 @@ public actor Outbox {
         }
     }
 
-    /// One pass: deliver pending entries in order until done or a temporary failure.
+    /// Runs one delivery pass, after any pass already running has finished.
+    private func pass() async -> Pass {
+        while let running = runningPass { _ = await running.value }
+        // The pass clears its own record on the actor before it completes, so whoever waits on it
+        // finds the way free (and this actor turn sets the record before the pass can start).
+        let pass = Task { await self.deliverPassThenClear() }
+        runningPass = pass
+        return await withTaskCancellationHandler { await pass.value } onCancel: { pass.cancel() }
+    }
+
+    private func deliverPassThenClear() async -> Pass {
+        let result = await deliverPass()
+        runningPass = nil
+        return result
+    }
+
+    /// One pass: write what the file refused before, then deliver pending entries in order until
+    /// done or a temporary failure.
     private func deliverPass() async -> Pass {
-        guard let pending = try? store.pending() else { return .blocked }
+        guard writeUnsaved() else { return .blocked }
+        let pending: [OutboxStore.Row]
+        do {
+            pending = try store.pending()
+        } catch {
+            recordFailure(error, doing: "read the queue")
+            return .blocked
+        }
         for row in pending {
             if Task.isCancelled { return .blocked }
-            guard let current = try? store.row(row.entry.id), !current.entry.state.isFinal else { continue }
+            let current: OutboxStore.Row
+            do {
+                guard let found = try store.row(row.entry.id), !found.entry.state.isFinal else { continue }
+                current = found
+            } catch {
+                recordFailure(error, doing: "read a message")
+                return .blocked
+            }
             var entry = current.entry
             entry.attempts += 1
             entry.state = .sending
-            save(entry)
+            // Not sent unless the file knows it may have been: a crash then re-sends with the key.
+            guard write(entry) else { return .blocked }
+            publish(entry)
             do throws(NetworkError) {
                 let message = try await deliver(current)
                 entry.state = .sent(messageID: message.id)
@@ -156,21 +229,65 @@ public actor Outbox {
     }
 
     private func deliver(_ row: OutboxStore.Row) async throws(NetworkError) -> Message {
-        var conversationID = row.conversationID
+        let id = row.entry.id
+        var conversationID = row.conversationID ?? unsavedConversations[id]
         if conversationID == nil, case .user(let userID, let productID) = row.entry.recipient {
             let found = try await deliverer.conversation(withUser: userID, aboutProduct: productID)
-            try? store.setConversation(found, for: row.entry.id)
+            do {
+                try store.setConversation(found, for: id)
+            } catch {
+                // Harmless if lost for good: the server answers the same conversation next time.
+                unsavedConversations[id] = found
+                recordFailure(error, doing: "record a conversation")
+            }
             conversationID = found
         }
-        return try await deliverer.post(row.entry.body, to: conversationID ?? "", idempotencyKey: row.entry.id)
+        return try await deliverer.post(row.entry.body, to: conversationID ?? "", idempotencyKey: id)
     }
 
+    /// Records `entry`'s state (kept in memory when the file refuses it), tells observers, and
+    /// settles its waiters when the state is final.
     private func save(_ entry: OutboxEntry) {
-        try? store.update(entry.id, state: entry.state, attempts: entry.attempts)
+        if !write(entry) { unsaved[entry.id] = entry }
         publish(entry)
         if entry.state.isFinal, let continuations = waiters.removeValue(forKey: entry.id) {
             for continuation in continuations { continuation.resume(returning: entry) }
         }
+    }
+
+    /// Writes `entry`'s state to the file; false (logged) when the file refuses.
+    private func write(_ entry: OutboxEntry) -> Bool {
+        do {
+            try store.update(entry.id, state: entry.state, attempts: entry.attempts)
+            unsaved[entry.id] = nil
+            if unsaved.isEmpty && unsavedConversations.isEmpty { lastStorageFailure = nil }
+            return true
+        } catch {
+            recordFailure(error, doing: "write a message's state")
+            return false
+        }
+    }
+
+    /// Writes the states the file refused before; false while it still refuses any.
+    private func writeUnsaved() -> Bool {
+        for (id, conversationID) in unsavedConversations {
+            do {
+                try store.setConversation(conversationID, for: id)
+                unsavedConversations[id] = nil
+            } catch {
+                recordFailure(error, doing: "record a conversation")
+            }
+        }
+        for entry in unsaved.values.sorted(by: { $0.createdAt < $1.createdAt }) where !write(entry) {
+            return false
+        }
+        if unsaved.isEmpty && unsavedConversations.isEmpty { lastStorageFailure = nil }
+        return true
+    }
+
+    private func recordFailure(_ error: any Error, doing what: String) {
+        lastStorageFailure = OutboxStorageFailure(reason: "could not \(what): \(error)")
+        logger.error("outbox file refused", metadata: ["action": "\(what)", "error": "\(error)"])
     }
 
     private func publish(_ entry: OutboxEntry) {
@@ -211,4 +328,14 @@ public actor Outbox {
         }
         return error.description
     }
+}
+
+/// The outbox file refused a read or a write. Nothing is lost while the app runs (states are kept
+/// in memory and written again), but a state not yet written would be redone after a restart.
+public struct OutboxStorageFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What failed and what the file said.
+    public var reason: String
+
+    /// A sentence for a person.
+    public var description: String { "The outbox file \(reason)." }
 }

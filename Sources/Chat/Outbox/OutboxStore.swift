@@ -2,10 +2,27 @@ import Dependencies
 import Foundation
 import GRDB
 
+/// Where the outbox keeps its entries. One implementation, ``OutboxStore``; the protocol is the seam
+/// where tests put a store that fails on purpose.
+protocol OutboxStorage: Sendable {
+    /// Writes a new entry at the end of the queue.
+    func insert(_ entry: OutboxEntry) throws
+    /// Records a new state (and attempt count) for an entry.
+    func update(_ id: String, state: OutboxState, attempts: Int) throws
+    /// Records the conversation a message to a person turned out to belong to.
+    func setConversation(_ conversationID: String, for id: String) throws
+    /// Entries still to deliver (queued, or caught mid-send by a crash), in queue order.
+    func pending() throws -> [OutboxStore.Row]
+    /// Every entry, in queue order.
+    func all() throws -> [OutboxStore.Row]
+    /// One entry.
+    func row(_ id: String) throws -> OutboxStore.Row?
+}
+
 /// The outbox's SQLite file: every queued message is written here before anything is sent, so it
 /// survives a crash of the app or a server that is down. Each change is one transaction, and the
 /// file is synced (`synchronous = FULL`) before a write returns.
-final class OutboxStore: Sendable {
+final class OutboxStore: OutboxStorage {
     /// A row as stored: the entry plus what delivery learns on the way.
     struct Row: Sendable, Equatable {
         var sequence: Int64
