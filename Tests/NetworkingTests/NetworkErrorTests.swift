@@ -119,6 +119,8 @@ struct NetworkErrorTests {
         (.cancelled, "The request was cancelled."),
         (.responseTooLarge(limit: 10), "The response was larger than the 10 bytes this client accepts."),
         (.sessionExpired, "Your session has ended. Please sign in again."),
+        (.decompressionFailed(reason: "it inflates more than 100 times its size."),
+         "The compressed response could not be decoded: it inflates more than 100 times its size."),
         (.requestBuildFailed(.invalidPath("/x?")), "The request could not be built: the path \"/x?\" cannot be joined to the base URL."),
         (.transport(reason: "connection reset."), "The request failed: connection reset."),
         (.decodingFailed(DecodingFailure(type: "User", path: "", reason: "The given data was not valid JSON.")),

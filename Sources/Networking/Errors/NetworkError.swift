@@ -18,8 +18,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case decodingFailed(DecodingFailure)
     /// The request could not be built.
     case requestBuildFailed(RequestBuildError)
-    /// The response body was larger than the client accepts.
+    /// The response body was larger than the client accepts (counted after decompression).
     case responseTooLarge(limit: Int)
+    /// A compressed body could not be decoded, or inflated beyond the allowed ratio (a
+    /// decompression bomb); the reason says which.
+    case decompressionFailed(reason: String)
     /// The session is over (the refresh token was refused); the user must sign in again.
     case sessionExpired
     /// Any other transport failure, described.
@@ -42,6 +45,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
             Sentence.end("The request could not be built: \(error.description)")
         case .responseTooLarge(let limit):
             "The response was larger than the \(limit) bytes this client accepts."
+        case .decompressionFailed(let reason):
+            Sentence.end("The compressed response could not be decoded: \(reason)")
         case .sessionExpired:
             "Your session has ended. Please sign in again."
         case .transport(let reason):

@@ -22,6 +22,9 @@ public struct NetworkRequestPerformer: Sendable {
     public var maxResponseBytes: Int
     /// Where exchanges are logged: method, path, status, duration at `debug`; redacted headers at `trace`.
     public var logger: Logger
+    /// The `User-Agent` set on requests that carry none (`Bazaar/<version>` by default; `nil` sends
+    /// whatever the transport adds on its own).
+    public var userAgent: String? = KitVersion.userAgent
 
     /// Waits between attempts; replaceable in tests.
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -90,6 +93,9 @@ public struct NetworkRequestPerformer: Sendable {
             } catch {
                 throw .requestBuildFailed(.interceptorFailed(reason: "\(error)"))
             }
+        }
+        if let userAgent, request.head.headerFields[.userAgent] == nil {
+            request.head.headerFields[.userAgent] = userAgent
         }
 
         var outgoing = request

@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
@@ -12,20 +13,37 @@ import NIOPosix
 /// requests. That client does not retry failed connection attempts itself (AsyncHTTPClient's default
 /// would keep trying until the deadline, turning "server down" into a slow timeout): the
 /// performer's ``RetryPolicy`` decides about retries, with backoff, in one place.
+///
+/// Compressed answers: the shared client asks for `gzip, deflate` and inflates them as they stream
+/// in, refusing a body that inflates more than ``decompressionRatioLimit`` times (a decompression
+/// bomb, ``NetworkError/decompressionFailed(reason:)``); the size limit applies to inflated bytes.
+/// A client of your own that does not decompress is not asked for compression, and a compressed
+/// body it gets anyway is a clear error, not bytes the decoder chokes on.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
+    private let decompresses: Bool
+
+    /// How many times its compressed size a body may inflate to.
+    public static let decompressionRatioLimit = 100
 
     /// The kit's shared client: lives for the whole process, so it is never shut down.
     public static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .seconds(10)
+        configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
-    /// Makes a transport over `client` (the kit's shared client by default).
-    public init(client: HTTPClient = AsyncHTTPClientTransport.sharedClient) {
+    /// Makes a transport over the kit's shared client (which decompresses).
+    public init() {
+        self.init(client: Self.sharedClient, decompresses: true)
+    }
+
+    /// Makes a transport over `client`; say whether it was configured with `decompression` enabled.
+    public init(client: HTTPClient, decompresses: Bool) {
         self.client = client
+        self.decompresses = decompresses
     }
 
     /// Sends `request`; the whole exchange, body included, is bounded by `options.timeout`.
@@ -39,9 +57,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: scheme + "://" + authority + path)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.head.headerFields.count)
+        headers.reserveCapacity(request.head.headerFields.count + 1)
         for field in request.head.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
+        }
+        if decompresses, request.head.headerFields[.acceptEncoding] == nil {
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         outgoing.headers = headers
         if let body = request.body {
@@ -49,20 +70,25 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         let client = self.client
         let request = outgoing
+        let decompresses = decompresses
         do {
             // AsyncHTTPClient's deadline covers the response head only; the race bounds the body too.
             return try await Deadline.run(within: options.timeout) {
-                try await Self.exchange(request, client: client, options: options)
+                try await Self.exchange(request, client: client, decompresses: decompresses, options: options)
             }
         } catch {
             throw Self.map(error)
         }
     }
 
-    private static func exchange(_ outgoing: HTTPClientRequest, client: HTTPClient, options: TransferOptions)
-        async throws -> TransportResponse
-    {
+    private static func exchange(
+        _ outgoing: HTTPClientRequest, client: HTTPClient, decompresses: Bool, options: TransferOptions
+    ) async throws -> TransportResponse {
         let response = try await client.execute(outgoing, timeout: TimeAmount(options.timeout))
+        if !decompresses, let encoding = response.headers.first(name: "content-encoding"), encoding.lowercased() != "identity" {
+            throw NetworkError.decompressionFailed(
+                reason: "the server sent a \(encoding) body and this HTTPClient was not configured to decompress")
+        }
         let expected = response.headers.first(name: "content-length").flatMap(Int64.init)
         if let expected, expected > options.maxResponseBytes {
             throw NetworkError.responseTooLarge(limit: options.maxResponseBytes)
@@ -118,6 +144,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             default:
                 return .transport(reason: "\(error)")
             }
+        case let error as NIOHTTPDecompression.DecompressionError:
+            return .decompressionFailed(reason: Self.decompressionReason(error))
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            return .decompressionFailed(reason: "\(error)")
         case let error as NIOConnectionError:
             return .noConnection(reason: Self.connectionReason(error))
         case let error as IOError:
@@ -127,6 +157,14 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         default:
             if Task.isCancelled { return .cancelled }
             return .transport(reason: "\(error)")
+        }
+    }
+
+    private static func decompressionReason(_ error: NIOHTTPDecompression.DecompressionError) -> String {
+        switch error {
+        case .limit: "it inflates to more than \(decompressionRatioLimit) times its compressed size"
+        case .inflationError(let code): "the compressed data is corrupt (zlib error \(code))"
+        case .initializationError(let code): "zlib could not start (error \(code))"
         }
     }
 

@@ -12,8 +12,13 @@ import FoundationNetworking
 /// All instances share one session: swift-corelibs-foundation misbehaves with many sessions. Its
 /// `URLCache` is switched off because the kit's ``HTTPCache`` does caching properly (corelibs never
 /// stores responses to requests with `Authorization` and never revalidates). Streamed bodies are
-/// spooled to a temporary file and uploaded from there.
+/// spooled to a temporary file and uploaded from there. It asks for `gzip, deflate`, which libcurl
+/// inflates; a body inflating past ``decompressionRatioLimit`` times its given length is refused.
 public struct URLSessionTransport: HTTPTransport {
+    /// How many times its compressed size (when the server gave it) a body may inflate to; the
+    /// size limit applies to the inflated bytes either way.
+    public static let decompressionRatioLimit = AsyncHTTPClientTransport.decompressionRatioLimit
+
     private let session: URLSession
     private let delegate: URLSessionTransportDelegate
 
@@ -40,6 +45,10 @@ public struct URLSessionTransport: HTTPTransport {
             throw .requestBuildFailed(.invalidPath(request.head.path ?? ""))
         }
         urlRequest.timeoutInterval = Double(options.timeout.components.seconds) + 1
+        // libcurl inflates what it asked for; ask for what the other transport asks for.
+        if urlRequest.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            urlRequest.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
+        }
         var spooledFile: URL?
         defer { spooledFile.map { try? FileManager.default.removeItem(at: $0) } }
 
@@ -85,6 +94,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         var options: TransferOptions
         var response: HTTPURLResponse?
         var body = Data()
+        /// The body's size on the wire when it is compressed and its length was given.
+        var compressedLength: Int?
         var outcome: NetworkError?
     }
 
@@ -131,6 +142,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         let tooLarge = exchanges.withLock { exchanges -> Bool in
             guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
             exchange.response = response as? HTTPURLResponse
+            // The header, not expectedContentLength: Foundation reports -1 for an encoded body.
+            if let encoding = exchange.response?.value(forHTTPHeaderField: "Content-Encoding"), encoding.lowercased() != "identity",
+                let length = exchange.response?.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), length > 0
+            {
+                exchange.compressedLength = length
+            }
             let large = response.expectedContentLength > exchange.options.maxResponseBytes
             if large { exchange.outcome = .responseTooLarge(limit: exchange.options.maxResponseBytes) }
             exchanges[dataTask.taskIdentifier] = exchange
@@ -145,6 +162,14 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             guard var exchange = exchanges[dataTask.taskIdentifier] else { return (nil, 0, nil, false) }
             guard exchange.body.count + data.count <= exchange.options.maxResponseBytes else {
                 exchange.outcome = exchange.outcome ?? .responseTooLarge(limit: exchange.options.maxResponseBytes)
+                exchanges[dataTask.taskIdentifier] = exchange
+                return (nil, 0, nil, true)
+            }
+            if let compressed = exchange.compressedLength,
+                exchange.body.count + data.count > compressed * URLSessionTransport.decompressionRatioLimit
+            {
+                exchange.outcome = exchange.outcome ?? .decompressionFailed(
+                    reason: "it inflates to more than \(URLSessionTransport.decompressionRatioLimit) times its compressed size")
                 exchanges[dataTask.taskIdentifier] = exchange
                 return (nil, 0, nil, true)
             }

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -94,6 +95,27 @@ enum KitTestRoutes {
 
         router.get("/text") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "plain")))
+        }
+
+        // Compressed whether asked or not, as some servers do: /compressed/gzip, /compressed/deflate.
+        router.get("/compressed/{encoding}") { _, context -> Response in
+            let encoding = try context.parameters.require("encoding")
+            let product = ExampleProduct(id: "p-1", title: String(repeating: "Road bike ", count: 200), priceCents: 25_000)
+            var plain = ByteBuffer(bytes: try JSONEncoder().encode(product))
+            let algorithm: CompressionAlgorithm = encoding == "gzip" ? .gzip() : .zlib()
+            let body = try plain.compress(with: algorithm)
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .contentEncoding: encoding],
+                body: .init(byteBuffer: body))
+        }
+        // A small gzip body that inflates to `mib` MiB of zeros.
+        router.get("/bomb") { request, _ -> Response in
+            let mebibytes = request.uri.queryParameters.get("mib", as: Int.self) ?? 64
+            var zeros = ByteBuffer(repeating: 0, count: mebibytes << 20)
+            let body = try zeros.compress(with: .gzip())
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream", .contentEncoding: "gzip"],
+                body: .init(byteBuffer: body))
         }
 
         router.get("/bad-product") { _, _ -> Response in
