@@ -11,7 +11,7 @@ struct AppServices: Sendable {
     let starter: SessionStarter
     let nudger: OutboxNudger
     /// Every session started in this run, to save tokens a refresh could not write before exit.
-    let sessions = StartedSessions()
+    let sessions: StartedSessions
 
     /// Builds the client stack for `environment`, creating its config folder (0700) if needed.
     init(environment: AppEnvironment) throws {
@@ -27,7 +27,8 @@ struct AppServices: Sendable {
         var performer = NetworkRequestPerformer(interceptors: [nudger], cache: cache)
         performer.timeout = .seconds(15)
         let knownUser = environment.knownUserFile
-        let sessions = sessions
+        let sessions = StartedSessions()
+        self.sessions = sessions
         starter = SessionStarter(
             client: .bazaar(baseURL: environment.serverURL, performer: performer),
             tokenStore: FileTokenStore(url: environment.tokenFile),

@@ -12,14 +12,16 @@ public struct EndpointDescription: Sendable {
     public var cachePolicy: CachePolicy
     /// How the request is retried; `nil` for the controller's policy.
     public var retryPolicy: RetryPolicy?
-    /// How long one attempt may take; `nil` for the controller's timeout.
+    /// How long one attempt may take (connecting, sending, and the whole answer); `nil` for the controller's timeout.
     public var timeout: Duration?
+    /// How long the request may take in all, every attempt and wait between them included; `nil` for the controller's deadline.
+    public var deadline: Duration?
 
     /// Describes an endpoint.
     public init(
         _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
         headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil, deadline: Duration? = nil
     ) {
         self.method = method
         self.path = path
@@ -28,6 +30,7 @@ public struct EndpointDescription: Sendable {
         self.cachePolicy = cachePolicy
         self.retryPolicy = retryPolicy
         self.timeout = timeout
+        self.deadline = deadline
     }
 }
 
@@ -43,11 +46,11 @@ public struct NonAuthenticatedEndpoint<Resource: Decodable & Sendable>: APIReque
     public init(
         _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
         headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil, deadline: Duration? = nil
     ) {
         spec = EndpointDescription(
             method, path, parameters: parameters, headers: headers, cachePolicy: cachePolicy, retryPolicy: retryPolicy,
-            timeout: timeout)
+            timeout: timeout, deadline: deadline)
     }
 
     /// The HTTP method.
@@ -64,6 +67,8 @@ public struct NonAuthenticatedEndpoint<Resource: Decodable & Sendable>: APIReque
     public var retryPolicy: RetryPolicy? { spec.retryPolicy }
     /// How long one attempt may take.
     public var timeout: Duration? { spec.timeout }
+    /// How long the request may take in all.
+    public var deadline: Duration? { spec.deadline }
 }
 
 /// An endpoint that needs a signed-in user: only ``AuthenticatedNetworkController`` sends it.
@@ -78,11 +83,11 @@ public struct AuthenticatedEndpoint<Resource: Decodable & Sendable>: Sendable {
     public init(
         _ method: HTTPMethod = .get, _ path: String, parameters: RequestParameters = .none,
         headers: [String: String] = [:], cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil, deadline: Duration? = nil
     ) {
         spec = EndpointDescription(
             method, path, parameters: parameters, headers: headers, cachePolicy: cachePolicy, retryPolicy: retryPolicy,
-            timeout: timeout)
+            timeout: timeout, deadline: deadline)
     }
 }
 
@@ -102,4 +107,5 @@ struct AuthorizedRequest<Resource: Decodable & Sendable>: APIRequest {
     var cachePolicy: CachePolicy { spec.cachePolicy }
     var retryPolicy: RetryPolicy? { spec.retryPolicy }
     var timeout: Duration? { spec.timeout }
+    var deadline: Duration? { spec.deadline }
 }

@@ -59,6 +59,7 @@ public struct APIClient: Sendable {
         }
         let options = NetworkRequestPerformer.Options(
             cachePolicy: request.cachePolicy, retryPolicy: request.retryPolicy, timeout: request.timeout,
+            deadline: request.deadline,
             cachePartition: cachePartition, progress: progress)
         let response = try await performer.perform(built, options: options)
         do {

@@ -16,8 +16,11 @@ public struct NetworkRequestPerformer: Sendable {
     public var cache: HTTPCache?
     /// How requests are retried unless a request says otherwise.
     public var retryPolicy: RetryPolicy
-    /// How long one attempt may take unless a request says otherwise.
+    /// How long one attempt may take (connecting, sending, and the whole answer), unless a request says otherwise.
     public var timeout: Duration
+    /// How long the request may take in all, every attempt and wait between them included, unless a request says otherwise; `nil` for no limit beyond the retry policy's
+    /// (at most `maxAttempts` times `timeout`, plus `maxTotalDelay` of waiting).
+    public var deadline: Duration? = nil
     /// The largest response body accepted.
     public var maxResponseBytes: Int
     /// Where exchanges are logged: method, path, status, duration at `debug`; redacted headers at `trace`.
@@ -56,8 +59,10 @@ public struct NetworkRequestPerformer: Sendable {
         public var cachePolicy: CachePolicy
         /// How this request is retried; `nil` for the performer's policy.
         public var retryPolicy: RetryPolicy?
-        /// How long one attempt may take; `nil` for the performer's timeout.
+        /// How long one attempt may take (connecting, sending, and the whole answer); `nil` for the performer's timeout.
         public var timeout: Duration?
+        /// How long the request may take in all, every attempt and wait between them included; `nil` for the performer's deadline.
+        public var deadline: Duration?
         /// The cache partition (the signed-in user's, for one); `nil` for the shared partition.
         public var cachePartition: String?
         /// Receives upload and download progress.
@@ -66,11 +71,12 @@ public struct NetworkRequestPerformer: Sendable {
         /// Makes options.
         public init(
             cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
-            cachePartition: String? = nil, progress: ProgressHandler? = nil
+            deadline: Duration? = nil, cachePartition: String? = nil, progress: ProgressHandler? = nil
         ) {
             self.cachePolicy = cachePolicy
             self.retryPolicy = retryPolicy
             self.timeout = timeout
+            self.deadline = deadline
             self.cachePartition = cachePartition
             self.progress = progress
         }
@@ -150,12 +156,18 @@ public struct NetworkRequestPerformer: Sendable {
         async throws(NetworkError) -> (TransportResponse, Int)
     {
         let policy = options.retryPolicy ?? retryPolicy
-        let transfer = TransferOptions(
-            timeout: options.timeout ?? timeout, maxResponseBytes: maxResponseBytes, progress: options.progress)
+        let attemptTimeout = options.timeout ?? timeout
+        var transfer = TransferOptions(timeout: attemptTimeout, maxResponseBytes: maxResponseBytes, progress: options.progress)
+        let end = (options.deadline ?? deadline).map { started + $0 }
         let canRetry = RetryRules.mayRetry(request)
         var attempt = 1
         var waited = Duration.zero
         while true {
+            if let end {
+                let left = end - .now
+                guard left > .zero else { throw .timedOut }
+                transfer.timeout = min(attemptTimeout, left)
+            }
             let outcome: Result<TransportResponse, NetworkError>
             do {
                 outcome = .success(try await transport.send(request, options: transfer))
@@ -164,7 +176,8 @@ public struct NetworkRequestPerformer: Sendable {
             }
             guard canRetry, attempt < policy.maxAttempts,
                 let delay = RetryRules.delay(
-                    after: outcome, policy: policy, retry: attempt, waited: waited, now: Date(), random: random)
+                    after: outcome, policy: policy, retry: attempt, waited: waited, now: Date(), random: random),
+                end.map({ ContinuousClock.now + delay < $0 }) ?? true
             else {
                 return (try outcome.get(), attempt)
             }

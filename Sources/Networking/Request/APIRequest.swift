@@ -29,8 +29,10 @@ public protocol APIRequest: Sendable {
     var cachePolicy: CachePolicy { get }
     /// How this request is retried; `nil` (the default) uses the client's policy.
     var retryPolicy: RetryPolicy? { get }
-    /// How long the whole exchange may take; `nil` (the default) uses the client's timeout.
+    /// How long one attempt may take (connecting, sending, and the whole answer); `nil` (the default) uses the client's timeout.
     var timeout: Duration? { get }
+    /// How long the request may take in all, every attempt and wait between them included; `nil` (the default) uses the client's deadline.
+    var deadline: Duration? { get }
 
     /// Turns a successful response into a `Resource`.
     func decode(_ response: TransportResponse, using decoder: JSONDecoder) throws -> Resource
@@ -49,6 +51,8 @@ extension APIRequest {
     public var retryPolicy: RetryPolicy? { nil }
     /// The client's timeout.
     public var timeout: Duration? { nil }
+    /// The client's deadline.
+    public var deadline: Duration? { nil }
 
     /// Decodes the body as JSON; for ``EmptyResponse`` ignores the body, for `Data` returns it as is.
     ///

@@ -46,7 +46,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         self.decompresses = decompresses
     }
 
-    /// Sends `request`; the whole exchange, body included, is bounded by `options.timeout`.
+    /// Sends `request`; this one exchange, body included, is bounded by `options.timeout`.
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse
     {

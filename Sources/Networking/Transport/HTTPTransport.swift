@@ -10,7 +10,7 @@ public protocol HTTPTransport: Sendable {
 
 /// Per-request settings a transport honours.
 public struct TransferOptions: Sendable {
-    /// The most time the whole exchange may take, body included.
+    /// The most time this one exchange may take: connecting, sending, and the whole answer.
     public var timeout: Duration
     /// The largest response body accepted.
     public var maxResponseBytes: Int

@@ -37,7 +37,7 @@ public struct URLSessionTransport: HTTPTransport {
         (session, delegate) = Self.shared
     }
 
-    /// Sends `request`; the whole exchange is bounded by `options.timeout`.
+    /// Sends `request`; this one exchange, body included, is bounded by `options.timeout`.
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse
     {

@@ -37,6 +37,7 @@ struct Get<Resource: Decodable & Sendable>: APIRequest {
     var headers: [String: String] = [:]
     var cachePolicy: CachePolicy = .useProtocol
     var timeout: Duration?
+    var deadline: Duration?
     var parameters: RequestParameters { .url(query) }
 }
 

@@ -154,6 +154,7 @@ enum KitTestRoutes {
 
         // Waits before sending anything at all.
         router.get("/stall") { request, _ -> Response in
+            hits.hit("stall")
             let total = request.uri.queryParameters.get("ms", as: Int.self) ?? 5_000
             try await Task.sleep(for: .milliseconds(total))
             return Response(status: .ok)
