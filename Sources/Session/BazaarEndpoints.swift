@@ -3,7 +3,7 @@ import Foundation
 import Networking
 
 /// Every route of Bazaar's v1 API as a typed endpoint, each in its scope: public routes are
-/// ``NonAuthenticatedEndpoint``s, the signed-in user's are ``AuthenticatedEndpoint``s, so the
+/// `NonAuthenticatedEndpoint`s, the signed-in user's are `AuthenticatedEndpoint`s, so the
 /// compiler keeps each with its controller. Paths come from `BazaarAPI.APIRoutes`, which the server
 /// routes by too, so client and server cannot drift.
 ///

@@ -15,7 +15,7 @@ public struct LoginPerformer: Sendable {
 
     /// Creates an account.
     ///
-    /// - Throws: ``NetworkError`` with `serverCode` `username_taken` (409) or a field rule (422).
+    /// - Throws: `NetworkError` with `serverCode` `username_taken` (409) or a field rule (422).
     public func register(username: String, password: String, displayName: String) async throws(NetworkError)
         -> AuthResponse
     {
@@ -25,7 +25,7 @@ public struct LoginPerformer: Sendable {
 
     /// Logs in to an existing account.
     ///
-    /// - Throws: ``NetworkError`` with status 401 for a wrong username or password, 429 when throttled.
+    /// - Throws: `NetworkError` with status 401 for a wrong username or password, 429 when throttled.
     public func login(username: String, password: String) async throws(NetworkError) -> AuthResponse {
         try await network.request(BazaarEndpoints.login(LoginRequest(username: username, password: password)))
     }

@@ -21,6 +21,7 @@ public struct SessionStarter: Sendable {
     /// Makes a starter for the server `client` talks to.
     ///
     /// - Parameters:
+    ///   - client: the client every request goes through.
     ///   - tokenStore: where the session's tokens are kept between launches.
     ///   - refreshMargin: how close to expiry an access token is refreshed before use.
     ///   - now: the clock token expiry is judged by.
@@ -57,7 +58,7 @@ public struct SessionStarter: Sendable {
     }
 
     /// Resumes the stored session, if any: loads the user with the stored tokens (refreshing them if
-    /// needed). Returns `nil` when signed out; throws ``NetworkError/sessionExpired`` when the stored
+    /// needed). Returns `nil` when signed out; throws `NetworkError/sessionExpired` when the stored
     /// session was refused, and the network's error when the server cannot be reached.
     ///
     /// - Parameter lastKnownUser: the user this device last saw signed in; when given and the server

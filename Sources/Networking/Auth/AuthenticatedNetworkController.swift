@@ -14,7 +14,10 @@ public struct AuthenticatedNetworkController: Sendable {
 
     /// Makes a controller for one user's session.
     ///
-    /// - Parameter cachePartition: the partition for this user's responses (their id, say).
+    /// - Parameters:
+    ///   - client: the client requests go through.
+    ///   - session: keeps the session's tokens fresh.
+    ///   - cachePartition: the partition for this user's responses (their id, say).
     public init(client: APIClient, session: TokenRefreshCoordinator, cachePartition: String) {
         var client = client
         client.cachePartition = cachePartition

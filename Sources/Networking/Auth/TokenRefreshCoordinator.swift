@@ -38,9 +38,13 @@ public actor TokenRefreshCoordinator {
     /// Makes a coordinator for a session that starts with `tokens`.
     ///
     /// - Parameters:
+    ///   - tokens: the session's tokens as stored or just issued.
+    ///   - refresher: exchanges a refresh token for new tokens.
+    ///   - store: where refreshed tokens are saved (and cleared when the session ends).
     ///   - margin: how close to expiry a token is refreshed before use.
     ///   - now: the clock expiry is judged by.
     ///   - onSessionEnded: called once when the session ends because a refresh was refused.
+    ///   - logger: where a store that refuses to save or clear is reported.
     public init(
         tokens: AuthTokens, refresher: any TokenRefresher, store: any TokenStore,
         margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },

@@ -46,7 +46,9 @@ public struct APIClient: Sendable {
 
     /// Builds, sends and decodes `request`.
     ///
-    /// - Parameter progress: receives upload and download progress, if given.
+    /// - Parameters:
+    ///   - request: what to send, and how to decode the answer.
+    ///   - progress: receives upload and download progress, if given.
     /// - Throws: ``NetworkError``, whose cases say what to do next.
     public func send<Request: APIRequest>(_ request: Request, progress: ProgressHandler? = nil)
         async throws(NetworkError) -> Request.Resource
