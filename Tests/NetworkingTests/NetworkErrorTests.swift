@@ -7,10 +7,10 @@ import Testing
 struct NetworkErrorTests {
     @Test("a closed port is noConnection")
     func closedPortIsNoConnection() async throws {
-        // Bind a server, note its port, stop it: nothing listens there any more.
-        let port = try await KitFixture.with { $0.baseURL.port ?? 0 }
+        // Port 9 (discard) on loopback: nothing listens there, and no test server is ever given a
+        // port below the ephemeral range (a stopped server's port could be reused by another test).
         let client = APIClient(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!,
+            baseURL: URL(string: "http://127.0.0.1:9")!,
             performer: NetworkRequestPerformer(retryPolicy: .never))
         await #expect {
             try await client.send(Get<Echo>(path: "/echo"))

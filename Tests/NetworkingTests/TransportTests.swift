@@ -107,9 +107,10 @@ struct TransportTests {
 
     @Test("an unreachable server is noConnection", arguments: TransportKind.allCases)
     func unreachableServer(kind: TransportKind) async throws {
-        let port = try await KitFixture.with { $0.baseURL.port ?? 0 }
+        // Port 9 (discard) on loopback: nothing listens there, and no test server is ever given a
+        // port below the ephemeral range (a stopped server's port could be reused by another test).
         let client = APIClient(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!,
+            baseURL: URL(string: "http://127.0.0.1:9")!,
             performer: NetworkRequestPerformer(transport: kind.transport, retryPolicy: .never))
         await #expect {
             try await client.send(Get<Echo>(path: "/echo"))
