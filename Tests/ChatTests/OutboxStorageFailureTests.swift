@@ -64,12 +64,15 @@ final class CountingDeliverer: OutboxDeliverer {
 
 @Suite("The outbox when its file refuses, and with passes asked for at once", .timeLimit(.minutes(2)))
 struct OutboxStorageFailureTests {
-    /// A buyer, a conversation with a seller, and a folder for the outbox file.
+    /// A buyer, a conversation with a seller, a folder for the outbox file, and an outbox over a
+    /// refusing store in it.
     struct Scene {
         let deliverer: CountingDeliverer
         let conversationID: String
         let folder: URL
         let bodies: @Sendable () async throws -> [String]
+        let store: RefusingOutboxStore
+        let outbox: Outbox
     }
 
     static func scene(_ fixture: SessionFixture, _ name: String) async throws -> Scene {
@@ -77,10 +80,13 @@ struct OutboxStorageFailureTests {
         let seller = try await fixture.raw.register("\(name)s")
         let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
         let raw = fixture.raw
+        let folder = try BazaarTestHarness.makeTemporaryDirectory()
+        let deliverer = CountingDeliverer(real: BazaarOutboxDeliverer(network: buyer.network))
+        let store = try RefusingOutboxStore(path: folder.appendingPathComponent("refusing.sqlite").path)
         return Scene(
-            deliverer: CountingDeliverer(real: BazaarOutboxDeliverer(network: buyer.network)), conversationID: conversation.id,
-            folder: try BazaarTestHarness.makeTemporaryDirectory(),
-            bodies: { try await OutboxTests.bodies(in: conversation.id, raw: raw, token: seller.tokens.accessToken) })
+            deliverer: deliverer, conversationID: conversation.id, folder: folder,
+            bodies: { try await OutboxTests.bodies(in: conversation.id, raw: raw, token: seller.tokens.accessToken) },
+            store: store, outbox: Outbox(store: store, deliverer: deliverer, backoff: OutboxTests.quickBackoff))
     }
 
     @Test("a sent state the file refuses is kept and shown, written later, and never posted again")
@@ -88,8 +94,7 @@ struct OutboxStorageFailureTests {
         try await SessionFixture.with { fixture in
             let scene = try await Self.scene(fixture, "sent")
             defer { try? FileManager.default.removeItem(at: scene.folder) }
-            let store = try RefusingOutboxStore(path: scene.folder.appendingPathComponent("outbox.sqlite").path)
-            let outbox = Outbox(store: store, deliverer: scene.deliverer, backoff: OutboxTests.quickBackoff)
+            let (store, outbox) = (scene.store, scene.outbox)
             store.refuseUpdates { $0.isSent }
             let entry = try await outbox.enqueue("kept", to: .conversation(id: scene.conversationID))
 
@@ -114,8 +119,7 @@ struct OutboxStorageFailureTests {
         try await SessionFixture.with { fixture in
             let scene = try await Self.scene(fixture, "mark")
             defer { try? FileManager.default.removeItem(at: scene.folder) }
-            let store = try RefusingOutboxStore(path: scene.folder.appendingPathComponent("outbox.sqlite").path)
-            let outbox = Outbox(store: store, deliverer: scene.deliverer, backoff: OutboxTests.quickBackoff)
+            let (store, outbox) = (scene.store, scene.outbox)
             store.refuseUpdates { $0 == OutboxState.sending }
             _ = try await outbox.enqueue("held", to: .conversation(id: scene.conversationID))
 
@@ -134,8 +138,7 @@ struct OutboxStorageFailureTests {
         try await SessionFixture.with { fixture in
             let scene = try await Self.scene(fixture, "ins")
             defer { try? FileManager.default.removeItem(at: scene.folder) }
-            let store = try RefusingOutboxStore(path: scene.folder.appendingPathComponent("outbox.sqlite").path)
-            let outbox = Outbox(store: store, deliverer: scene.deliverer, backoff: OutboxTests.quickBackoff)
+            let (store, outbox) = (scene.store, scene.outbox)
             store.refuseInserts(true)
             await #expect(throws: RefusingOutboxStore.Refused.self) {
                 try await outbox.enqueue("lost?", to: .conversation(id: scene.conversationID))
