@@ -11,7 +11,7 @@ import Synchronization
 /// can be partitioned (one partition per signed-in user) and a partition is wiped in one call.
 public final class HTTPCache: Sendable {
     /// What a lookup found.
-    public enum Lookup: Sendable {
+    enum Lookup: Sendable {
         /// A response that may be served as it is.
         case fresh(TransportResponse)
         /// A stored response that must be revalidated; send the request with these conditional headers.
@@ -49,8 +49,9 @@ public final class HTTPCache: Sendable {
     /// Bytes held in memory now.
     public var memoryUsage: Int { memory.withLock { $0.totalCost } }
 
-    /// Looks up a stored response for `request` in `partition`, honouring `policy`.
-    public func lookup(_ request: TransportRequest, partition: String?, policy: CachePolicy) -> Lookup {
+    /// Looks up a stored response for `request` in `partition`, honouring `policy` (callers use
+    /// ``begin(_:partition:policy:)``, which turns this into a plan and settles the answer).
+    func lookup(_ request: TransportRequest, partition: String?, policy: CachePolicy) -> Lookup {
         guard Self.isCacheableMethod(request), policy != .disabled, policy != .reloadIgnoringCache,
             let base = Self.key(for: request, partition: partition)
         else { return .miss }
@@ -73,7 +74,7 @@ public final class HTTPCache: Sendable {
 
     /// Stores `response` to `request` if HTTP allows it; returns whether it was stored.
     @discardableResult
-    public func store(
+    func store(
         _ response: TransportResponse, for request: TransportRequest, partition: String?, policy: CachePolicy,
         requestDate: Date, responseDate: Date
     ) -> Bool {
@@ -102,7 +103,7 @@ public final class HTTPCache: Sendable {
     }
 
     /// Merges a `304 Not Modified` into the stored entry and returns the full response to serve.
-    public func revalidated(
+    func revalidated(
         _ entry: CachedResponse, notModified: TransportResponse, for request: TransportRequest, partition: String?,
         requestDate: Date, responseDate: Date
     ) -> TransportResponse {

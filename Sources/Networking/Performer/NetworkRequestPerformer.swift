@@ -104,41 +104,25 @@ public struct NetworkRequestPerformer: Sendable {
             request.head.headerFields[.userAgent] = userAgent
         }
 
+        // One use of the cache per exchange: serve, or send (conditionally), then settle from the answer.
+        let exchange = cache?.begin(request, partition: options.cachePartition, policy: options.cachePolicy)
         var outgoing = request
-        var staleEntry: CachedResponse?
-        switch cache?.lookup(request, partition: options.cachePartition, policy: options.cachePolicy) ?? .miss {
-        case .fresh(let response):
+        switch exchange?.plan {
+        case .serve(let response):
             log(request, response: response, started: started, note: "cache hit", attempts: 0)
             await notify(response, for: request)
             return response
-        case .stale(let entry, let conditional):
-            staleEntry = entry
-            for field in conditional { outgoing.head.headerFields[field.name] = field.value }
-        case .miss:
+        case .send(let conditional):
+            outgoing = conditional
+        case nil:
             break
         }
 
-        let requestDate = cache?.currentDate ?? Date()
         let (received, attempts) = try await sendRetrying(outgoing, options: options, started: started)
-        var response = received
-        if let cache {
-            let responseDate = cache.currentDate
-            if response.status.code == 304, let staleEntry {
-                response = cache.revalidated(
-                    staleEntry, notModified: response, for: request, partition: options.cachePartition,
-                    requestDate: requestDate, responseDate: responseDate)
-            } else if response.status.kind == .successful {
-                if request.head.method.isUnsafe {
-                    cache.invalidate(request, partition: options.cachePartition)
-                }
-                cache.store(
-                    response, for: request, partition: options.cachePartition, policy: options.cachePolicy,
-                    requestDate: requestDate, responseDate: responseDate)
-            }
-        }
+        let response = exchange?.complete(with: received) ?? received
         log(
             request, response: response, started: started,
-            note: staleEntry == nil ? "attempts" : "revalidated, attempts", attempts: attempts)
+            note: exchange?.isRevalidation == true ? "revalidated, attempts" : "attempts", attempts: attempts)
         await notify(response, for: request)
 
         guard response.status.kind == .successful else {
