@@ -2,8 +2,21 @@ import BazaarAPI
 import Foundation
 import Networking
 import Session
+import Synchronization
 import Testing
 import TestSupport
+
+/// Counts the requests an interceptor is asked to adapt, by path.
+final class AdaptCounter: RequestInterceptor {
+    private let counts = Mutex([String: Int]())
+
+    func adapt(_ request: TransportRequest) async throws -> TransportRequest {
+        counts.withLock { $0[request.url?.path ?? "", default: 0] += 1 }
+        return request
+    }
+
+    func count(_ path: String) -> Int { counts.withLock { $0[path, default: 0] } }
+}
 
 @Suite("Token refresh against the real bazaar-server", .timeLimit(.minutes(2)))
 struct TokenRefreshAgainstServerTests {
@@ -49,6 +62,23 @@ struct TokenRefreshAgainstServerTests {
             let users = try outcomes.map { try $0.get() }
             #expect(users.count == 200 && users.allSatisfy { $0.username == "bob" })
             #expect(try await fixture.serverRefreshCount() == 1)
+        }
+    }
+
+    @Test("the replay after a 401 is the performer's: the request is not rebuilt, interceptors run once")
+    func replayDoesNotRerunThePipeline() async throws {
+        let serverClock = TestClock()
+        try await SessionFixture.with(serverClock: serverClock) { fixture in
+            let counter = AdaptCounter()
+            let starter = SessionStarter(
+                client: .bazaar(baseURL: fixture.baseURL, performer: NetworkRequestPerformer(interceptors: [counter])),
+                tokenStore: InMemoryTokenStore(), refreshMargin: .zero)
+            let session = try await starter.register(username: "cyd", password: "password123", displayName: "Cyd")
+            serverClock.advance(by: .seconds(121))  // the server refuses the access token; the client does not know
+            let me = try await session.network.request(BazaarEndpoints.me)
+            #expect(me.username == "cyd")
+            #expect(try await fixture.serverRefreshCount() == 1, "a 401 came back and was replayed after one refresh")
+            #expect(counter.count("/v1/users/me") == 1)
         }
     }
 

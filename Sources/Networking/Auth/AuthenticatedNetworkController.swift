@@ -31,17 +31,8 @@ public struct AuthenticatedNetworkController: Sendable {
     public func request<Resource>(
         _ endpoint: AuthenticatedEndpoint<Resource>, progress: ProgressHandler? = nil
     ) async throws(NetworkError) -> Resource {
-        let tokens = try await session.validTokens()
-        do {
-            return try await client.send(
-                AuthorizedRequest<Resource>(spec: endpoint.spec, authorization: tokens.authorizationValue),
-                progress: progress)
-        } catch where error.status == .unauthorized {
-            let newer = try await session.tokens(replacing: tokens)
-            return try await client.send(
-                AuthorizedRequest<Resource>(spec: endpoint.spec, authorization: newer.authorizationValue),
-                progress: progress)
-        }
+        // The performer adds the credentials and owns the one replay after a 401.
+        try await client.send(AuthorizedRequest<Resource>(spec: endpoint.spec), progress: progress, authorizer: session)
     }
 
     /// Sends `endpoint` and calls `handler` with the outcome (the seeds' `then:` form).

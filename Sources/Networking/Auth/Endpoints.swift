@@ -91,19 +91,14 @@ public struct AuthenticatedEndpoint<Resource: Decodable & Sendable>: Sendable {
     }
 }
 
-/// An authenticated endpoint with its credentials added, ready for ``APIClient``.
+/// An authenticated endpoint as an ``APIRequest``; the performer adds its credentials.
 struct AuthorizedRequest<Resource: Decodable & Sendable>: APIRequest {
     var spec: EndpointDescription
-    var authorization: String
 
     var method: HTTPMethod { spec.method }
     var path: String { spec.path }
     var parameters: RequestParameters { spec.parameters }
-    var headers: [String: String] {
-        var headers = spec.headers
-        headers["Authorization"] = authorization
-        return headers
-    }
+    var headers: [String: String] { spec.headers }
     var cachePolicy: CachePolicy { spec.cachePolicy }
     var retryPolicy: RetryPolicy? { spec.retryPolicy }
     var timeout: Duration? { spec.timeout }

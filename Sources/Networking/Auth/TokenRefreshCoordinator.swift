@@ -88,9 +88,14 @@ public actor TokenRefreshCoordinator {
     ///
     /// Returns the current tokens when they are already newer than `rejected`; otherwise refreshes.
     public func tokens(replacing rejected: AuthTokens) async throws(NetworkError) -> AuthTokens {
+        try await tokens(replacingAuthorization: rejected.authorizationValue)
+    }
+
+    /// Like ``tokens(replacing:)``, for the rejected `Authorization` value.
+    func tokens(replacingAuthorization rejected: String) async throws(NetworkError) -> AuthTokens {
         if let inFlight { return try await inFlight.value.get() }
         guard let tokens, !ended else { throw .sessionExpired }
-        if tokens.accessToken != rejected.accessToken { return tokens }
+        if tokens.authorizationValue != rejected { return tokens }
         return try await refresh(from: tokens)
     }
 

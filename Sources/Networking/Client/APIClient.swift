@@ -49,9 +49,12 @@ public struct APIClient: Sendable {
     /// - Parameters:
     ///   - request: what to send, and how to decode the answer.
     ///   - progress: receives upload and download progress, if given.
+    ///   - authorizer: supplies the `Authorization` value, and a newer one to replay with once
+    ///     after a `401`; `nil` sends the request as it is.
     /// - Throws: ``NetworkError``, whose cases say what to do next.
-    public func send<Request: APIRequest>(_ request: Request, progress: ProgressHandler? = nil)
-        async throws(NetworkError) -> Request.Resource
+    public func send<Request: APIRequest>(
+        _ request: Request, progress: ProgressHandler? = nil, authorizer: (any RequestAuthorizer)? = nil
+    ) async throws(NetworkError) -> Request.Resource
     {
         let built: TransportRequest
         do {
@@ -61,7 +64,7 @@ public struct APIClient: Sendable {
         }
         let options = NetworkRequestPerformer.Options(
             cachePolicy: request.cachePolicy, retryPolicy: request.retryPolicy, timeout: request.timeout,
-            deadline: request.deadline,
+            deadline: request.deadline, authorizer: authorizer,
             cachePartition: cachePartition, progress: progress)
         let response = try await performer.perform(built, options: options)
         do {
@@ -75,7 +78,7 @@ public struct APIClient: Sendable {
 
     /// Sends `request` and calls `handler` with the outcome (the seeds' `then:` form).
     ///
-    /// A thin layer over the async ``send(_:progress:)``; cancel the returned task to cancel the request.
+    /// A thin layer over the async ``send(_:progress:authorizer:)``; cancel the returned task to cancel the request.
     @discardableResult
     public func send<Request: APIRequest>(
         _ request: Request, then handler: @escaping NetworkResultHandler<Request.Resource>

@@ -67,12 +67,16 @@ public struct NetworkRequestPerformer: Sendable {
         public var cachePartition: String?
         /// Receives upload and download progress.
         public var progress: ProgressHandler?
+        /// Adds the `Authorization` header, and replays once with a newer one after a `401`.
+        public var authorizer: (any RequestAuthorizer)?
 
         /// Makes options.
         public init(
             cachePolicy: CachePolicy = .useProtocol, retryPolicy: RetryPolicy? = nil, timeout: Duration? = nil,
-            deadline: Duration? = nil, cachePartition: String? = nil, progress: ProgressHandler? = nil
+            deadline: Duration? = nil, authorizer: (any RequestAuthorizer)? = nil, cachePartition: String? = nil,
+            progress: ProgressHandler? = nil
         ) {
+            self.authorizer = authorizer
             self.cachePolicy = cachePolicy
             self.retryPolicy = retryPolicy
             self.timeout = timeout
@@ -103,6 +107,8 @@ public struct NetworkRequestPerformer: Sendable {
         if let userAgent, request.head.headerFields[.userAgent] == nil {
             request.head.headerFields[.userAgent] = userAgent
         }
+        let authorization = try await options.authorizer?.authorization()
+        if let authorization { request.head.headerFields[.authorization] = authorization }
 
         // One use of the cache per exchange: serve, or send (conditionally), then settle from the answer.
         let exchange = cache?.begin(request, partition: options.cachePartition, policy: options.cachePolicy)
@@ -118,7 +124,13 @@ public struct NetworkRequestPerformer: Sendable {
             break
         }
 
-        let (received, attempts) = try await sendRetrying(outgoing, options: options, started: started)
+        var (received, attempts) = try await sendRetrying(outgoing, options: options, started: started)
+        if received.status == .unauthorized, let authorizer = options.authorizer, let authorization {
+            // The credentials were refused: replay once with newer ones, from the transport down.
+            outgoing.head.headerFields[.authorization] = try await authorizer.authorization(replacing: authorization)
+            let (replayed, more) = try await sendRetrying(outgoing, options: options, started: started)
+            (received, attempts) = (replayed, attempts + more)
+        }
         let response = exchange?.complete(with: received) ?? received
         log(
             request, response: response, started: started,
