@@ -14,7 +14,8 @@ public struct EndpointDescription: Sendable {
     public var retryPolicy: RetryPolicy?
     /// How long one attempt may take (connecting, sending, and the whole answer); `nil` for the controller's timeout.
     public var timeout: Duration?
-    /// How long the request may take in all, every attempt and wait between them included; `nil` for the controller's deadline.
+    /// How long the request may take in all, every attempt and wait between them included; `nil` for the
+    /// controller's deadline.
     public var deadline: Duration?
 
     /// Describes an endpoint.

@@ -18,8 +18,9 @@ public struct NetworkRequestPerformer: Sendable {
     public var retryPolicy: RetryPolicy
     /// How long one attempt may take (connecting, sending, and the whole answer), unless a request says otherwise.
     public var timeout: Duration
-    /// How long the request may take in all, every attempt and wait between them included, unless a request says otherwise; `nil` for no limit beyond the retry policy's
-    /// (at most `maxAttempts` times `timeout`, plus `maxTotalDelay` of waiting).
+    /// How long the request may take in all, every attempt and wait between them included, unless a request
+    /// says otherwise; `nil` for no limit beyond the retry policy's (at most `maxAttempts` times `timeout`,
+    /// plus `maxTotalDelay` of waiting).
     public var deadline: Duration? = nil
     /// The largest response body accepted.
     public var maxResponseBytes: Int
@@ -59,9 +60,11 @@ public struct NetworkRequestPerformer: Sendable {
         public var cachePolicy: CachePolicy
         /// How this request is retried; `nil` for the performer's policy.
         public var retryPolicy: RetryPolicy?
-        /// How long one attempt may take (connecting, sending, and the whole answer); `nil` for the performer's timeout.
+        /// How long one attempt may take (connecting, sending, and the whole answer); `nil` for the performer's
+        /// timeout.
         public var timeout: Duration?
-        /// How long the request may take in all, every attempt and wait between them included; `nil` for the performer's deadline.
+        /// How long the request may take in all, every attempt and wait between them included; `nil` for the
+        /// performer's deadline.
         public var deadline: Duration?
         /// The cache partition (the signed-in user's, for one); `nil` for the shared partition.
         public var cachePartition: String?

@@ -29,9 +29,11 @@ public protocol APIRequest: Sendable {
     var cachePolicy: CachePolicy { get }
     /// How this request is retried; `nil` (the default) uses the client's policy.
     var retryPolicy: RetryPolicy? { get }
-    /// How long one attempt may take (connecting, sending, and the whole answer); `nil` (the default) uses the client's timeout.
+    /// How long one attempt may take (connecting, sending, and the whole answer); `nil` (the default) uses the
+    /// client's timeout.
     var timeout: Duration? { get }
-    /// How long the request may take in all, every attempt and wait between them included; `nil` (the default) uses the client's deadline.
+    /// How long the request may take in all, every attempt and wait between them included; `nil` (the default)
+    /// uses the client's deadline.
     var deadline: Duration? { get }
 
     /// Turns a successful response into a `Resource`.
