@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// Performs built requests: interceptors, cache, transport, retry, status validation and logging.
+/// Performs built requests through a pipeline of small stages (logging, interceptors, cache,
+/// authorization, retry, transport), then checks the status.
 ///
 /// One performer sits under every controller (seed 001/003's `NetworkRequestPerformer`): the
 /// authenticated and non-authenticated controllers differ in what they put on a request, never in
@@ -91,55 +92,21 @@ public struct NetworkRequestPerformer: Sendable {
 
     /// Performs `request` and returns its successful (2xx) response.
     ///
+    /// The request goes through the pipeline in one direction, each stage with one job:
+    /// logging → interceptors → cache → authorization → retry → transport.
+    ///
     /// - Throws: ``NetworkError``: `httpStatus` for any other status (with the server's error body
     ///   decoded), or the transport's failure after retries ran out.
     public func perform(_ request: TransportRequest, options: Options = Options()) async throws(NetworkError)
         -> TransportResponse
     {
         let started = ContinuousClock.now
-        var request = request
-        for interceptor in interceptors {
-            do {
-                request = try await interceptor.adapt(request)
-            } catch let error as NetworkError {
-                throw error
-            } catch {
-                throw .requestBuildFailed(.interceptorFailed(reason: "\(error)"))
-            }
-        }
-        if let userAgent, request.head.headerFields[.userAgent] == nil {
-            request.head.headerFields[.userAgent] = userAgent
-        }
-        let authorization = try await options.authorizer?.authorization()
-        if let authorization { request.head.headerFields[.authorization] = authorization }
-
-        // One use of the cache per exchange: serve, or send (conditionally), then settle from the answer.
-        let exchange = cache?.begin(request, partition: options.cachePartition, policy: options.cachePolicy)
-        var outgoing = request
-        switch exchange?.plan {
-        case .serve(let response):
-            log(request, response: response, started: started, note: "cache hit", attempts: 0)
-            await notify(response, for: request)
-            return response
-        case .send(let conditional):
-            outgoing = conditional
-        case nil:
-            break
-        }
-
-        var (received, attempts) = try await sendRetrying(outgoing, options: options, started: started)
-        if received.status == .unauthorized, let authorizer = options.authorizer, let authorization {
-            // The credentials were refused: replay once with newer ones, from the transport down.
-            outgoing.head.headerFields[.authorization] = try await authorizer.authorization(replacing: authorization)
-            let (replayed, more) = try await sendRetrying(outgoing, options: options, started: started)
-            (received, attempts) = (replayed, attempts + more)
-        }
-        let response = exchange?.complete(with: received) ?? received
-        log(
-            request, response: response, started: started,
-            note: exchange?.isRevalidation == true ? "revalidated, attempts" : "attempts", attempts: attempts)
-        await notify(response, for: request)
-
+        let context = ExchangeContext(
+            started: started, end: (options.deadline ?? deadline).map { started + $0 }, options: options,
+            retryPolicy: options.retryPolicy ?? retryPolicy,
+            transfer: TransferOptions(
+                timeout: options.timeout ?? timeout, maxResponseBytes: maxResponseBytes, progress: options.progress))
+        let response = try await pipeline.exchange(request, context).response
         guard response.status.kind == .successful else {
             throw .httpStatus(
                 HTTPStatusFailure(
@@ -149,85 +116,18 @@ public struct NetworkRequestPerformer: Sendable {
         return response
     }
 
-    // MARK: - Retry
-
-    private func sendRetrying(_ request: TransportRequest, options: Options, started: ContinuousClock.Instant)
-        async throws(NetworkError) -> (TransportResponse, Int)
-    {
-        let policy = options.retryPolicy ?? retryPolicy
-        let attemptTimeout = options.timeout ?? timeout
-        var transfer = TransferOptions(timeout: attemptTimeout, maxResponseBytes: maxResponseBytes, progress: options.progress)
-        let end = (options.deadline ?? deadline).map { started + $0 }
-        let canRetry = RetryRules.mayRetry(request)
-        var attempt = 1
-        var waited = Duration.zero
-        while true {
-            if let end {
-                let left = end - .now
-                guard left > .zero else { throw .timedOut }
-                transfer.timeout = min(attemptTimeout, left)
-            }
-            let outcome: Result<TransportResponse, NetworkError>
-            do {
-                outcome = .success(try await transport.send(request, options: transfer))
-            } catch {
-                outcome = .failure(error)
-            }
-            guard canRetry, attempt < policy.maxAttempts,
-                let delay = RetryRules.delay(
-                    after: outcome, policy: policy, retry: attempt, waited: waited, now: Date(), random: random),
-                end.map({ ContinuousClock.now + delay < $0 }) ?? true
-            else {
-                return (try outcome.get(), attempt)
-            }
-            logger.debug(
-                "retrying request",
-                metadata: [
-                    "method": "\(request.head.method.rawValue)",
-                    "path": "\(Redaction.path(request.head.path ?? ""))",
-                    "attempt": "\(attempt + 1)",
-                    "delay_ms": "\(delay.milliseconds)",
-                ])
-            do {
-                try await sleep(delay)
-            } catch {
-                throw .cancelled
-            }
-            waited += delay
-            attempt += 1
-        }
-    }
-
-    // MARK: - Observers
-
-    private func notify(_ response: TransportResponse, for request: TransportRequest) async {
-        for interceptor in interceptors.reversed() {
-            await interceptor.didReceive(response, for: request)
-        }
-    }
-
-    /// Logs the exchange at `debug`; costs nothing (no text is built) when that level is off.
-    private func log(
-        _ request: TransportRequest, response: TransportResponse, started: ContinuousClock.Instant, note: StaticString,
-        attempts: Int
-    ) {
-        guard logger.logLevel <= .debug else { return }
-        let elapsed = ContinuousClock.now - started
-        logger.debug(
-            "\(request.head.method.rawValue) \(Redaction.path(request.head.path ?? "")) → \(response.status.code)",
-            metadata: [
-                "duration_ms": "\(elapsed.milliseconds)",
-                "note": attempts == 0 ? "\(note)" : "\(note): \(attempts)",
-            ])
-        if logger.logLevel <= .trace {
-            logger.trace(
-                "exchange",
-                metadata: [
-                    "request_headers": "\(Redaction.headers(request.head.headerFields))",
-                    "response_headers": "\(Redaction.headers(response.headerFields))",
-                    "response_body": "\(Redaction.body(response.body))",
-                ])
-        }
+    /// The stages a request passes through, outermost first.
+    var pipeline: some ExchangeLayer {
+        LoggingLayer(
+            logger: logger,
+            next: InterceptorLayer(
+                interceptors: interceptors, userAgent: userAgent,
+                next: CacheLayer(
+                    cache: cache,
+                    next: AuthorizationLayer(
+                        next: RetryLayer(
+                            logger: logger, sleep: sleep, random: random,
+                            next: TransportLayer(transport: transport))))))
     }
 }
 
