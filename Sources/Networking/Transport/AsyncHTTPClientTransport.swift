@@ -47,15 +47,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Sends `request`; this one exchange, body included, is bounded by `options.timeout`.
+    ///
+    /// The bound is AsyncHTTPClient's own deadline on the request, which covers the whole answer:
+    /// one timer on the event loop, no extra task racing the exchange.
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse
     {
-        // Joined from the request's parts as text: going through Foundation's URL first would
-        // parse the same address twice per request (AsyncHTTPClient parses the string anyway).
+        // Joined from the request's parts as text: AsyncHTTPClient parses the string once itself.
         guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
         else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
-        var outgoing = HTTPClientRequest(url: scheme + "://" + authority + path)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.head.headerFields.count + 1)
         for field in request.head.headerFields {
@@ -64,66 +64,44 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if decompresses, request.head.headerFields[.acceptEncoding] == nil {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        outgoing.headers = headers
-        if let body = request.body {
-            outgoing.body = Self.clientBody(body, progress: options.progress)
-        }
-        let client = self.client
-        let request = outgoing
-        let decompresses = decompresses
+        let outgoing: HTTPClient.Request
         do {
-            // AsyncHTTPClient's deadline covers the response head only; the race bounds the body too.
-            return try await Deadline.run(within: options.timeout) {
-                try await Self.exchange(request, client: client, decompresses: decompresses, options: options)
+            outgoing = try HTTPClient.Request(
+                url: scheme + "://" + authority + path, method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
+                headers: headers, body: request.body.map { Self.clientBody($0, streamed: options.progress != nil) })
+        } catch {
+            throw .requestBuildFailed(.invalidPath(path))
+        }
+        let collector = ResponseCollector(
+            options: options, decompresses: decompresses, isHead: request.head.method == .head,
+            uploadTotal: request.body?.length)
+        let task = client.execute(request: outgoing, delegate: collector, deadline: .now() + TimeAmount(options.timeout))
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
         } catch {
             throw Self.map(error)
         }
     }
 
-    private static func exchange(
-        _ outgoing: HTTPClientRequest, client: HTTPClient, decompresses: Bool, options: TransferOptions
-    ) async throws -> TransportResponse {
-        let response = try await client.execute(outgoing, timeout: TimeAmount(options.timeout))
-        if !decompresses, let encoding = response.headers.first(name: "content-encoding"), encoding.lowercased() != "identity" {
-            throw NetworkError.decompressionFailed(
-                reason: "the server sent a \(encoding) body and this HTTPClient was not configured to decompress")
+    /// The body as AsyncHTTPClient sends it: bytes in one write, or, when it streams from a file or
+    /// progress is watched, chunk by chunk as the connection takes them.
+    private static func clientBody(_ body: HTTPBody, streamed: Bool) -> HTTPClient.Body {
+        if !streamed, case .bytes(let data) = body.storage {
+            return .byteBuffer(ByteBuffer(bytes: data))
         }
-        let expected = response.headers.first(name: "content-length").flatMap(Int64.init)
-        if let expected, expected > options.maxResponseBytes {
-            throw NetworkError.responseTooLarge(limit: options.maxResponseBytes)
-        }
-        var buffer = ByteBuffer()
-        if let expected { buffer.reserveCapacity(Int(expected)) }
-        for try await chunk in response.body {
-            guard buffer.readableBytes + chunk.readableBytes <= options.maxResponseBytes else {
-                throw NetworkError.responseTooLarge(limit: options.maxResponseBytes)
+        return .stream(contentLength: body.length) { writer in
+            let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+            promise.completeWithTask {
+                for try await chunk in body.chunks() {
+                    try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                }
             }
-            var chunk = chunk
-            buffer.writeBuffer(&chunk)
-            options.progress?(
-                TransferProgress(direction: .download, completedBytes: Int64(buffer.readableBytes), totalBytes: expected))
+            return promise.futureResult
         }
-        var fields = HTTPFields()
-        for header in response.headers {
-            if let name = HTTPField.Name(header.name) {
-                fields.append(HTTPField(name: name, value: header.value))
-            }
-        }
-        let head = HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
-        return TransportResponse(head: head, body: Data(buffer: buffer, byteTransferStrategy: .noCopy))
-    }
-
-    private static func clientBody(_ body: HTTPBody, progress: ProgressHandler?) -> HTTPClientRequest.Body {
-        let length: HTTPClientRequest.Body.Length = body.length.map { .known($0) } ?? .unknown
-        if progress == nil, case .bytes(let data) = body.storage {
-            return .bytes(ByteBuffer(bytes: data))
-        }
-        let total = body.length
-        let chunks = body.chunks().map { data -> ByteBuffer in ByteBuffer(bytes: data) }
-        guard let progress else { return .stream(chunks, length: length) }
-        let counted = ProgressCountingSequence(base: chunks, total: total, report: progress)
-        return .stream(counted, length: length)
     }
 
     /// Maps AsyncHTTPClient and NIO errors to the kit's cases.
@@ -173,34 +151,6 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             return "\(first.target): \(first.error)"
         }
         return "\(error.host):\(error.port) unreachable"
-    }
-}
-
-/// Wraps a body's chunks and reports upload progress as the transport pulls each one.
-struct ProgressCountingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
-where Base.Element == ByteBuffer {
-    typealias Element = ByteBuffer
-
-    let base: Base
-    let total: Int64?
-    let report: ProgressHandler
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        var sent: Int64 = 0
-        let total: Int64?
-        let report: ProgressHandler
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await base.next() else { return nil }
-            sent += Int64(chunk.readableBytes)
-            report(TransferProgress(direction: .upload, completedBytes: sent, totalBytes: total))
-            return chunk
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), total: total, report: report)
     }
 }
 
