@@ -31,7 +31,7 @@ public final class DependencyContainer: Sendable {
         let registration = Registration(type, lifetime: lifetime, factory: factory)
         snapshots.withLock { snapshots in
             var entries = snapshots[snapshots.count - 1].entries
-            entries[ObjectIdentifier(type)] = registration
+            entries[ObjectIdentifier(T.self)] = registration
             let next = Registry(entries: entries)
             snapshots.append(next)
             current.store(Unmanaged.passUnretained(next), ordering: .releasing)
@@ -40,19 +40,19 @@ public final class DependencyContainer: Sendable {
 
     /// Whether something is registered for `type`.
     public func isRegistered<T>(_ type: T.Type) -> Bool {
-        registry.entries[ObjectIdentifier(type)] != nil
+        registry.entries[ObjectIdentifier(T.self)] != nil
     }
 
     /// Resolves `type`, which must be registered.
     ///
-    /// Inlinable so the caller's concrete `T` is known here: the cast back from the stored box is
-    /// then a pointer comparison against statically known type metadata.
+    /// Inlinable so the caller's concrete `T` is known here: reading the stored box back as `T` is
+    /// then one comparison of type identities, with no runtime cast.
     @inlinable
     public func resolve<T: Sendable>(_ type: T.Type = T.self) throws(DependencyError) -> T {
         let overrides = overridesForThisContainer
         // The common case, a shared instance already made with no overrides in scope, needs no
         // resolver and no cycle bookkeeping: one map lookup, one atomic load, one class cast.
-        if overrides == nil, let registration = registry.registration(for: ObjectIdentifier(type)),
+        if overrides == nil, let registration = registry.registration(for: ObjectIdentifier(T.self)),
             registration.lifetime == .shared, let instance = registration.instance.load()
         {
             return try cast(instance, registration)
@@ -110,7 +110,7 @@ public final class DependencyContainer: Sendable {
 
     @inlinable
     func resolve<T: Sendable>(_ type: T.Type, in resolver: Resolver) throws(DependencyError) -> T {
-        let id = ObjectIdentifier(type)
+        let id = ObjectIdentifier(T.self)
         guard let registration = resolver.overrides?.entries[id] ?? registry.registration(for: id) else {
             throw missing(type, path: resolver.path.ids)
         }
@@ -119,9 +119,9 @@ public final class DependencyContainer: Sendable {
             if let instance = registration.instance.load() { return try cast(instance, registration) }
             return try cast(try make(registration, id: id, in: resolver), registration)
         case .transient:
-            guard let factory = registration.typedFactory as? TypedFactory<T> else {
-                throw .typeMismatch(type: registration.typeName)
-            }
+            guard registration.typeID == id else { throw .typeMismatch(type: registration.typeName) }
+            // Safe: a registration whose typeID is T's holds a TypedFactory<T> (Registration.init).
+            let factory = unsafeDowncast(registration.typedFactory, to: TypedFactory<T>.self)
             let inner = try entering(registration, id: id, from: resolver)
             do {
                 return try factory.make(inner)
@@ -181,8 +181,9 @@ public final class DependencyContainer: Sendable {
     func cast<T: Sendable>(_ instance: any Registration.Instance, _ registration: Registration)
         throws(DependencyError) -> T
     {
-        guard let typed = instance as? TypedInstance<T> else { throw .typeMismatch(type: registration.typeName) }
-        return typed.value
+        guard registration.typeID == ObjectIdentifier(T.self) else { throw .typeMismatch(type: registration.typeName) }
+        // Safe: a registration whose typeID is T's only ever makes TypedInstance<T> (Registration.init).
+        return unsafeDowncast(instance, to: TypedInstance<T>.self).value
     }
 
     private func names(of path: [ObjectIdentifier]) -> [String] {

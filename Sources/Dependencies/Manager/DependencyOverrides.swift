@@ -12,7 +12,7 @@ public struct DependencyOverrides: Sendable {
     public mutating func register<T: Sendable>(
         _ type: T.Type, lifetime: Lifetime = .shared, factory: @escaping @Sendable (Resolver) throws -> T
     ) {
-        entries[ObjectIdentifier(type)] = Registration(type, lifetime: lifetime, factory: factory)
+        entries[ObjectIdentifier(T.self)] = Registration(type, lifetime: lifetime, factory: factory)
     }
 
     /// Replaces `type`'s registration inside the scope with a fixed instance.

@@ -7,12 +7,17 @@ final class Registration: Sendable {
     @usableFromInline typealias Instance = AnyObject & Sendable
 
     @usableFromInline let typeName: String
+    /// `ObjectIdentifier(T.self)` of the registered type: a resolve of `T` that finds this
+    /// registration compares it with its own `T` (one pointer comparison) and then reads the boxes
+    /// below as `T`'s without a runtime cast.
+    @usableFromInline let typeID: ObjectIdentifier
     @usableFromInline let lifetime: Lifetime
     /// Makes a new instance, boxed as a ``TypedInstance`` of the registered type (for shared
-    /// instances and validation).
+    /// instances and validation). Always a `TypedInstance<T>` for the `T` of ``typeID``.
     @usableFromInline let factory: @Sendable (Resolver) throws -> any Instance
     /// The same factory unboxed: a ``TypedFactory`` of the registered type, so a transient resolve
-    /// returns the new value without allocating a box for it.
+    /// returns the new value without allocating a box for it. Always a `TypedFactory<T>` for the
+    /// `T` of ``typeID``.
     @usableFromInline let typedFactory: any Instance
     /// Set once, read without a lock: the shared instance.
     @usableFromInline let instance = AtomicLazyReference<any Instance>()
@@ -21,6 +26,7 @@ final class Registration: Sendable {
         _ type: T.Type, lifetime: Lifetime, factory: @escaping @Sendable (Resolver) throws -> T
     ) {
         typeName = String(reflecting: type)
+        typeID = ObjectIdentifier(T.self)
         self.lifetime = lifetime
         self.factory = { TypedInstance(try factory($0)) }
         typedFactory = TypedFactory(factory)
