@@ -37,7 +37,7 @@ func registerStackBenchmarks() {
     Benchmark("Page GET sequential: raw AsyncHTTPClient", configuration: networkConfiguration) { benchmark in
         let fixture = try StackFixture.shared
         for _ in benchmark.scaledIterations {
-            blackHole(try await fixture.rawPage(client: .shared, decoder: decoder))
+            blackHole(try await fixture.rawPage(decoder: decoder))
         }
     }
     Benchmark("Page GET sequential: client stack", configuration: networkConfiguration) { benchmark in
@@ -51,7 +51,7 @@ func registerStackBenchmarks() {
         benchmark in
         let fixture = try StackFixture.shared
         for _ in benchmark.scaledIterations {
-            try await inParallel(concurrency) { _ in _ = try await fixture.rawPage(client: .shared, decoder: decoder) }
+            try await inParallel(concurrency) { _ in _ = try await fixture.rawPage(decoder: decoder) }
         }
     }
     Benchmark("Page GET x\(concurrency) concurrent: client stack", configuration: networkConfiguration) {

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOHTTPCompression
 import Networking
 import Session
 import Synchronization
@@ -114,10 +115,19 @@ public final class StackFixture: Sendable {
         }
     }
 
+    /// The yardstick's client: AsyncHTTPClient configured as the kit's shared client is (decompression
+    /// on, with the same ratio limit), so the comparison is like for like.
+    public static let rawClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.decompression = .enabled(limit: .ratio(100))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     /// The raw yardstick: AsyncHTTPClient and JSONDecoder with nothing in between.
-    public func rawPage(client: HTTPClient, decoder: JSONDecoder) async throws -> Page<Product> {
+    public func rawPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<Product> {
         var request = HTTPClientRequest(url: pageURL)
         request.headers.add(name: "Authorization", value: authorization)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 64 << 20)
         guard response.status == .ok else {

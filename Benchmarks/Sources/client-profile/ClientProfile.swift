@@ -49,7 +49,7 @@ struct ClientProfile: AsyncParsableCommand {
         let product = BazaarEndpoints.product(id: fixture.productID)
         func send() async throws {
             switch path {
-            case .raw: _ = try await fixture.rawPage(client: .shared, decoder: decoder)
+            case .raw: _ = try await fixture.rawPage(decoder: decoder)
             case .stack: _ = try await fixture.session.network.request(StackFixture.page)
             case .hit: _ = try await cached.request(product)
             }
