@@ -62,7 +62,7 @@ public final class HTTPCache: Sendable {
         if Freshness.isFresh(entry, now: now()) {
             return .fresh(entry.transportResponse)
         }
-        if policy == .returnCacheElseLoad, !CacheControl(entry.value(of: "cache-control")).mustRevalidate {
+        if policy == .returnCacheElseLoad, !entry.judgement.control.mustRevalidate {
             return .fresh(entry.transportResponse)
         }
         guard Freshness.canRevalidate(entry) else { return .miss }
@@ -111,7 +111,7 @@ public final class HTTPCache: Sendable {
         updated.refresh(with: notModified.headerFields, requestDate: requestDate, responseDate: responseDate)
         if let base = Self.key(for: request, partition: partition) {
             let key = base.with(variant: Self.variant(names: varyNames(for: base), request: request))
-            if CacheControl(updated.value(of: "cache-control")).noStore {
+            if updated.judgement.control.noStore {
                 remove(key)
             } else {
                 put(updated, for: key)
