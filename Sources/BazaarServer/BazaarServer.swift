@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// The Bazaar server as a library: opens storage, loads the signing key, and builds the
@@ -41,9 +42,13 @@ public struct BazaarServer: Sendable {
             refreshLifetime: configuration.refreshTokenLifetime, now: configuration.now)
         let metrics = ServerMetrics()
         self.metrics = metrics
+        // The decoy hash is a bcrypt computation: off the cooperative pool, like every other.
+        let hasher = try await NIOThreadPool.singleton.runIfActive { [cost = configuration.bcryptCost] in
+            PasswordHasher(cost: cost)
+        }
         deps = ServerDependencies(
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
-            hasher: PasswordHasher(cost: configuration.bcryptCost),
+            hasher: hasher,
             throttle: backend.throttle, hub: hub, events: backend.events,
             metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
             trustForwardedFor: configuration.trustForwardedFor, logger: logger)

@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Logging
+import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
 
@@ -26,7 +27,10 @@ public struct StorageBackend: Sendable {
     ) async throws -> StorageBackend {
         let now = configuration.now
         guard let url = configuration.postgres else {
-            let store = try SQLiteStore(path: configuration.sqlitePath)
+            // Opening and migrating blocks on fsync: off the cooperative pool, so a process that
+            // embeds the server (tests, `bazaar demo`) keeps its pool for answering requests.
+            let path = configuration.sqlitePath
+            let store = try await NIOThreadPool.singleton.runIfActive { try SQLiteStore(path: path) }
             return StorageBackend(
                 store: store, throttle: LoginThrottle(policy: configuration.loginThrottle, now: now),
                 events: InProcessEventBus(hub: hub, publicReads: publicReads), services: [], closeAction: {})
