@@ -84,8 +84,10 @@ def test_message_sent_while_the_server_is_down_is_queued_then_sent_once(stack, b
     buyer.get_by_label("Your message").fill("Sent while the server was away")
     buyer.get_by_role("button", name="Send").click()
     pending = message_list(buyer).locator("li", has_text="Sent while the server was away")
-    # It shows at once as queued or sending, and as queued once the attempt has failed.
-    expect(pending.locator(".state")).to_have_text(re.compile("queued|sending"))
+    # It shows as queued or sending, and as queued once the attempt has failed. The page after the
+    # redirect loads the conversation from a server that is down (retries with backoff first); on
+    # a busy CI machine that once took more than the default 5 s, so both waits allow 15 s.
+    expect(pending.locator(".state")).to_have_text(re.compile("queued|sending"), timeout=15_000)
     expect(pending.locator(".state")).to_have_text("queued", timeout=15_000)
     shoot(buyer, "queued")
 
