@@ -49,10 +49,11 @@ public struct CacheExchange: Sendable {
         }
         guard response.status.kind == .successful else { return response }
         if request.head.method.isUnsafe { cache.invalidate(request, partition: partition) }
-        cache.store(
+        var stored = response
+        stored.decodedValues = cache.store(
             response, for: request, partition: partition, policy: policy, requestDate: requestDate,
             responseDate: responseDate)
-        return response
+        return stored
     }
 }
 

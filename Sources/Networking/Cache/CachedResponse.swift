@@ -13,7 +13,9 @@ public struct CachedResponse: Sendable, Codable, Equatable {
         }
     }
     /// The body.
-    public var body: Data
+    public var body: Data {
+        didSet { decodedValues = DecodedValueMemo() }
+    }
     /// When the request that fetched it was sent.
     public var requestDate: Date {
         didSet { judgement = Freshness.judge(self) }
@@ -30,6 +32,9 @@ public struct CachedResponse: Sendable, Codable, Equatable {
     /// What a look-up needs to judge this entry, worked out when its headers or dates are set:
     /// parsing `Cache-Control`, `Date`, `Age` and `Expires` on every hit was a sixth of a hit's cost.
     private(set) var judgement = Judgement()
+    /// The value last decoded from ``body``, shared by this entry's copies and the responses served
+    /// from it; a new body (a new entry) starts a new memo, a `304` refresh keeps it.
+    private(set) var decodedValues = DecodedValueMemo()
 
     /// An entry's parsed freshness inputs (RFC 9111 §4.2), see ``Freshness``.
     struct Judgement: Sendable, Equatable {
@@ -92,7 +97,9 @@ public struct CachedResponse: Sendable, Codable, Equatable {
 
     /// The response to hand to a caller.
     var transportResponse: TransportResponse {
-        TransportResponse(head: HTTPResponse(status: .init(code: statusCode), headerFields: headerFields), body: body)
+        TransportResponse(
+            head: HTTPResponse(status: .init(code: statusCode), headerFields: headerFields), body: body,
+            decodedValues: decodedValues)
     }
 
     /// The bytes this entry costs in memory, roughly: the body plus its headers.

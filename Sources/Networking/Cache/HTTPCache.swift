@@ -7,8 +7,10 @@ import Synchronization
 /// It obeys `Cache-Control` (`max-age`, `no-store`, `no-cache`, `private`, `must-revalidate`),
 /// `Expires`, `Age` and `Vary`; revalidates with `ETag`/`If-None-Match` and
 /// `Last-Modified`/`If-Modified-Since`, serving the stored body on a `304`. Memory is bounded by
-/// bytes with least-recently-used eviction; an optional folder keeps entries across restarts. Keys
-/// can be partitioned (one partition per signed-in user) and a partition is wiped in one call.
+/// the bytes stored, with least-recently-used eviction; an entry in memory also keeps the one value
+/// last decoded from it, so a fresh hit skips decoding (see ``TransportResponse/decodeJSON(_:using:)``).
+/// An optional folder keeps entries across restarts. Keys can be partitioned (one partition per
+/// signed-in user) and a partition is wiped in one call.
 public final class HTTPCache: Sendable {
     /// What a lookup found.
     enum Lookup: Sendable {
@@ -72,21 +74,22 @@ public final class HTTPCache: Sendable {
         return .stale(entry, conditionalHeaders: conditional)
     }
 
-    /// Stores `response` to `request` if HTTP allows it; returns whether it was stored.
+    /// Stores `response` to `request` if HTTP allows it; returns the stored entry's memo of decoded
+    /// values (so the caller's first decode is kept for later hits), or `nil` when nothing was stored.
     @discardableResult
     func store(
         _ response: TransportResponse, for request: TransportRequest, partition: String?, policy: CachePolicy,
         requestDate: Date, responseDate: Date
-    ) -> Bool {
+    ) -> DecodedValueMemo? {
         guard policy != .disabled, Self.isCacheableMethod(request), [200, 203].contains(response.status.code),
             let base = Self.key(for: request, partition: partition)
-        else { return false }
+        else { return nil }
         let requestControl = CacheControl(request.head.headerFields[.cacheControl])
         let responseControl = CacheControl(Self.joined(response.headerFields, .cacheControl))
         let names = Self.varyNames(Self.joined(response.headerFields, .vary))
         guard !requestControl.noStore, !responseControl.noStore, !names.contains("*") else {
             removeAllVariants(of: base)
-            return false
+            return nil
         }
         let varyValues = Self.varyValues(names: names, request: request)
         if varyNames(for: base) != names {
@@ -97,9 +100,9 @@ public final class HTTPCache: Sendable {
         let key = base.with(variant: Self.variant(names: names, request: request))
         let entry = CachedResponse(
             response: response, requestDate: requestDate, responseDate: responseDate, varyValues: varyValues)
-        guard Freshness.lifetime(of: entry) > 0 || Freshness.canRevalidate(entry) else { return false }
+        guard Freshness.lifetime(of: entry) > 0 || Freshness.canRevalidate(entry) else { return nil }
         put(entry, for: key)
-        return true
+        return entry.decodedValues
     }
 
     /// Merges a `304 Not Modified` into the stored entry and returns the full response to serve.

@@ -59,7 +59,8 @@ extension APIRequest {
     /// Decodes the body as JSON; for ``EmptyResponse`` ignores the body, for `Data` returns it as is.
     ///
     /// The two special cases are checked at run time so they also hold for generic request types,
-    /// whose witness is chosen before `Resource` is known.
+    /// whose witness is chosen before `Resource` is known. A fresh cache hit reuses the value
+    /// decoded from the same stored body before (see ``TransportResponse/decodeJSON(_:using:)``).
     public func decode(_ response: TransportResponse, using decoder: JSONDecoder) throws -> Resource {
         if Resource.self == EmptyResponse.self, let empty = EmptyResponse() as? Resource {
             return empty
@@ -67,7 +68,7 @@ extension APIRequest {
         if Resource.self == Data.self, let data = response.body as? Resource {
             return data
         }
-        return try decoder.decode(Resource.self, from: response.body)
+        return try response.decodeJSON(Resource.self, using: decoder)
     }
 }
 

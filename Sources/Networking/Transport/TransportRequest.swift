@@ -24,11 +24,21 @@ public struct TransportResponse: Sendable {
     public var head: HTTPResponse
     /// The body bytes (empty when there were none).
     public var body: Data
+    /// The cache entry's memo of the value last decoded from ``body``, for a response served from
+    /// an ``HTTPCache``; `nil` otherwise (see ``decodeJSON(_:using:)``).
+    var decodedValues: DecodedValueMemo?
 
     /// Makes a response from its parts.
     public init(head: HTTPResponse, body: Data) {
         self.head = head
         self.body = body
+    }
+
+    /// Makes a cached response whose decoded value is kept in `decodedValues`.
+    init(head: HTTPResponse, body: Data, decodedValues: DecodedValueMemo) {
+        self.head = head
+        self.body = body
+        self.decodedValues = decodedValues
     }
 
     /// The status code.
