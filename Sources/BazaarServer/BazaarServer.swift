@@ -83,10 +83,12 @@ public struct BazaarServer: Sendable {
     ) -> some ApplicationProtocol {
         let webSocketResponder = EventRoutes(deps: deps).makeWebSocketRouter().buildResponder()
         let mayUpgrade = EventRoutes(deps: deps).handshakeCheck()
+        let policy = configuration.connections
+        let limiter = policy.maxConnectionsPerAddress.map(ConnectionLimiter.init(cap:))
         let server = HTTPServerBuilder { responder in
             BazaarHTTPChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
-                mayUpgrade: mayUpgrade)
+                mayUpgrade: mayUpgrade, policy: policy, limiter: limiter)
         }
         return Application(
             router: makeRouter(),

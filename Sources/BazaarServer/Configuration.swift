@@ -34,6 +34,8 @@ public struct BazaarServerConfiguration: Sendable {
     public var trustForwardedFor: Bool
     /// Fills demo users, products and a conversation at start (only into an empty database).
     public var seedDemo: Bool
+    /// Header and idle timeouts, and the cap on connections per client address.
+    public var connections: ConnectionPolicy
     /// The current time; tests replace it to prove expiry without sleeping.
     public var now: @Sendable () -> Date
 
@@ -52,6 +54,7 @@ public struct BazaarServerConfiguration: Sendable {
         loginThrottle: LoginThrottle.Policy = .init(),
         trustForwardedFor: Bool = false,
         seedDemo: Bool = false,
+        connections: ConnectionPolicy = ConnectionPolicy(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
@@ -67,6 +70,7 @@ public struct BazaarServerConfiguration: Sendable {
         self.loginThrottle = loginThrottle
         self.trustForwardedFor = trustForwardedFor
         self.seedDemo = seedDemo
+        self.connections = connections
         self.now = now
     }
 

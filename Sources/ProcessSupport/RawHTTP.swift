@@ -64,7 +64,10 @@ public enum RawHTTP {
         private let fd: Int32
 
         /// Connects to 127.0.0.1:`port`; reads (and writes) give up after `timeoutSeconds` of silence.
-        public init(port: Int, timeoutSeconds: Int = 3) throws {
+        ///
+        /// `sourceAddress` binds the client end first, to another loopback address such as
+        /// `127.0.0.2` (all of 127/8 is loopback on Linux): a test's way of being a second client.
+        public init(port: Int, timeoutSeconds: Int = 3, sourceAddress: String? = nil) throws {
             #if canImport(Glibc)
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
@@ -79,6 +82,19 @@ public enum RawHTTP {
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
+            if let sourceAddress {
+                var source = sockaddr_in()
+                source.sin_family = sa_family_t(AF_INET)
+                source.sin_addr.s_addr = inet_addr(sourceAddress)
+                let bound = withUnsafePointer(to: &source) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard bound == 0 else {
+                    let error = SocketError(call: "bind")
+                    close(fd)
+                    throw error
+                }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -7,4 +7,10 @@ struct CaseContext: Sendable {
     let token: String
     /// A conversation the token's user is a member of.
     let conversationID: String
+    /// The server's `--header-timeout`.
+    let headerTimeout: Duration
+    /// The server's `--idle-timeout`.
+    let idleTimeout: Duration
+    /// The server's `--max-connections-per-address`.
+    let connectionCap: Int
 }

@@ -11,9 +11,15 @@ struct MalformedRun {
     /// The `bazaar-server` executable.
     let executablePath: String
 
+    /// The timeouts and cap the server runs with: short, so the cases that wait for them stay quick.
+    static let headerTimeout = Duration.seconds(2)
+    static let idleTimeout = Duration.seconds(3)
+    static let connectionCap = 256
+
     /// Every case, in the order they run.
     static var catalogue: [MalformedCase] {
         MalformedCase.bodyCases + MalformedCase.requestCases + MalformedCase.webSocketCases + MalformedCase.slowLorisCases
+            + MalformedCase.connectionCases
     }
 
     /// What the run found.
@@ -29,7 +35,12 @@ struct MalformedRun {
     /// Runs the catalogue `rounds` times, printing a line per case.
     func run() async throws -> Summary {
         let started = ContinuousClock.now
-        let supervisor = try await ServerSupervisor.start(executablePath: executablePath)
+        let supervisor = try await ServerSupervisor.start(
+            executablePath: executablePath,
+            extraArguments: [
+                "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout", "\(Self.idleTimeout.components.seconds)",
+                "--max-connections-per-address", "\(Self.connectionCap)",
+            ])
         Output.line("bazaar-server on \(supervisor.baseURL)")
         var summary = Summary()
         do {
@@ -74,7 +85,9 @@ struct MalformedRun {
         let conversation = try await user.network.request(
             BazaarEndpoints.startConversation(StartConversationRequest(userId: peer.userID)))
         let token = try await user.network.session.validTokens().accessToken
-        let context = CaseContext(port: supervisor.port, token: token, conversationID: conversation.id)
+        let context = CaseContext(
+            port: supervisor.port, token: token, conversationID: conversation.id, headerTimeout: Self.headerTimeout,
+            idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap)
         return (context, HealthProbe(supervisor: supervisor, network: user.network, port: supervisor.port))
     }
 

@@ -24,6 +24,8 @@ actor ServerSupervisor {
     let database: Database
     /// The key every replica signs with (PostgreSQL only).
     private let signingKey: String
+    /// Options every server (and every restart) gets beyond the database and port.
+    private let extraArguments: [String]
     /// The ports the servers listen on, kept across restarts.
     let ports: [Int]
     /// Where each server listens.
@@ -50,7 +52,9 @@ actor ServerSupervisor {
 
     /// Starts the servers on a new temporary folder, each on a port below the ephemeral range
     /// (see ``ListenPort``), trying another port when one is taken.
-    static func start(executablePath: String, database: Database = .sqlite) async throws -> ServerSupervisor {
+    static func start(
+        executablePath: String, database: Database = .sqlite, extraArguments: [String] = []
+    ) async throws -> ServerSupervisor {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bazaar-reliability-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -68,41 +72,50 @@ actor ServerSupervisor {
                 processes.append(
                     try await launch(
                         database, index: processes.count, port: port, directory: directory, executablePath: executablePath,
-                        signingKey: signingKey))
+                        signingKey: signingKey, extraArguments: extraArguments))
             } catch let error as BazaarProcess.StartError {
                 if case .executableNotFound = error { throw error }
                 if candidates.isEmpty { throw error }
             }
         }
         return ServerSupervisor(
-            directory: directory, executablePath: executablePath, database: database, signingKey: signingKey, processes: processes)
+            directory: directory, executablePath: executablePath, database: database, signingKey: signingKey,
+            extraArguments: extraArguments, processes: processes)
     }
 
     /// Starts server `index` on `port`.
     private static func launch(
-        _ database: Database, index: Int, port: Int, directory: URL, executablePath: String, signingKey: String
+        _ database: Database, index: Int, port: Int, directory: URL, executablePath: String, signingKey: String,
+        extraArguments: [String]
     ) async throws -> BazaarProcess {
         let log = directory.appendingPathComponent(index == 0 ? "server.log" : "server-\(index).log").path
         switch database {
         case .sqlite:
             let path = directory.appendingPathComponent("bazaar.sqlite").path
             return try await offPool {
-                try BazaarProcess(sqlitePath: path, port: port, executablePath: executablePath, standardErrorPath: log)
+                try BazaarProcess(
+                    sqlitePath: path, port: port, executablePath: executablePath, standardErrorPath: log,
+                    extraArguments: extraArguments)
             }
         case .postgres(let url, _):
             return try await offPool {
                 try BazaarProcess(
-                    postgresURL: url, signingKey: signingKey, port: port, executablePath: executablePath, standardErrorPath: log)
+                    postgresURL: url, signingKey: signingKey, port: port, executablePath: executablePath, standardErrorPath: log,
+                    extraArguments: extraArguments)
             }
         }
     }
 
     /// Takes over started processes.
-    private init(directory: URL, executablePath: String, database: Database, signingKey: String, processes: [BazaarProcess]) {
+    private init(
+        directory: URL, executablePath: String, database: Database, signingKey: String, extraArguments: [String],
+        processes: [BazaarProcess]
+    ) {
         self.directory = directory
         self.executablePath = executablePath
         self.database = database
         self.signingKey = signingKey
+        self.extraArguments = extraArguments
         self.processes = processes
         ports = processes.map(\.port)
         baseURLs = processes.map(\.baseURL)
@@ -125,7 +138,7 @@ actor ServerSupervisor {
             do {
                 processes[victim] = try await Self.launch(
                     database, index: victim, port: ports[victim], directory: directory, executablePath: executablePath,
-                    signingKey: signingKey)
+                    signingKey: signingKey, extraArguments: extraArguments)
                 return ContinuousClock.now - started
             } catch where attempt < 20 {
                 // The port may be released a moment after the old process is reaped.

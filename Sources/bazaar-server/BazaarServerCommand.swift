@@ -50,6 +50,18 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Flag(help: "Behind a proxy that sets X-Forwarded-For: throttle logins by the address it names, not the proxy's.")
     var trustForwardedFor = false
 
+    @Option(help: "Seconds a client may take to send a request head before it is answered 408 and closed.")
+    var headerTimeout = 10.0
+
+    @Option(help: "Seconds a connection may sit idle between requests before it is closed.")
+    var idleTimeout = 75.0
+
+    @Option(
+        help: ArgumentHelp(
+            "The most connections one client address may hold; 0 for no cap.",
+            discussion: "Default 256, or no cap with --trust-forwarded-for (every connection then comes from the proxy)."))
+    var maxConnectionsPerAddress: Int?
+
     @Option(help: "Access-token lifetime in seconds.")
     var accessTokenLifetime = 900
 
@@ -74,6 +86,16 @@ struct BazaarServerCommand: AsyncParsableCommand {
         }
         guard (1...1000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 1-1000") }
         guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
+        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
+        guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
+    }
+
+    /// The connection limits the options ask for.
+    var connectionPolicy: ConnectionPolicy {
+        let cap = maxConnectionsPerAddress ?? (trustForwardedFor ? 0 : 256)
+        return ConnectionPolicy(
+            headerTimeout: .milliseconds(Int(headerTimeout * 1000)), idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
+            maxConnectionsPerAddress: cap == 0 ? nil : cap)
     }
 
     func run() async throws {
@@ -95,7 +117,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
             host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", postgres: postgres,
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
-            signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo)
+            signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
+            connections: connectionPolicy)
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
         let services = server.makeServices { channel in

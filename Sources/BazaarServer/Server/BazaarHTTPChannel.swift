@@ -15,18 +15,29 @@ import NIOHTTP1
 ///   the answers to any valid requests pipelined before it.
 /// - A connection that has sent nothing yet is closed when the server stops (see
 ///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection.
+///
+/// It also adds the ``ConnectionPolicy``'s defences: the cap on connections per client address
+/// (``ConnectionCapHandler``) and the header and idle timeouts (``ConnectionClock``).
 struct BazaarHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
     let inner: HTTP1WebSocketUpgradeChannel
     /// Whether a handshake request carries credentials good enough to attempt the upgrade.
     let mayUpgrade: @Sendable (HTTPRequestHead) async -> Bool
+    /// The timeouts and the per-address cap.
+    let policy: ConnectionPolicy
+    /// Counts connections per client address; `nil` when they are not capped.
+    let limiter: ConnectionLimiter?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            let clock = ConnectionClock(policy: policy)
             try pipeline.addHandler(QuiesceBeforeFirstRequest(), position: .first)
+            try pipeline.addHandler(ConnectionTimeoutHandler(clock: clock), position: .first)
+            if let limiter { try pipeline.addHandler(ConnectionCapHandler(limiter: limiter), position: .first) }
+            try pipeline.addHandler(RequestCycleObserver(clock: clock), position: .before(upgrader))
             try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade), position: .before(upgrader))
             try pipeline.addHandler(MalformedRequestResponder(), position: .last)
             return value
@@ -34,7 +45,7 @@ struct BazaarHTTPChannel: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await inner.handle(value: value, logger: logger.filteringExpectedCloses)
     }
 }
 

@@ -1,0 +1,25 @@
+/// Limits that keep clients from holding a server's connections without using them: how long a
+/// connection may wait between requests or take to send a request head, and how many connections
+/// one client address may hold at once.
+public struct ConnectionPolicy: Sendable, Equatable {
+    /// How long a client may take to send a whole request head, from its first byte (or from the
+    /// end of the previous answer, when bytes of the next request are already waiting). Past it the
+    /// connection is answered `408` and closed: the slow-loris defence.
+    public var headerTimeout: Duration
+    /// How long a connection may sit between requests (a kept-alive connection, or one that has sent
+    /// nothing yet) before it is closed quietly.
+    public var idleTimeout: Duration
+    /// The most connections one client address may hold open at once; the next is answered `429`
+    /// and closed. `nil` means no cap (set it so behind a proxy, which holds every connection from
+    /// one address; the proxy should limit per client).
+    public var maxConnectionsPerAddress: Int?
+
+    /// Makes a policy; the defaults suit a public server (nginx uses 60 s and 75 s).
+    public init(
+        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), maxConnectionsPerAddress: Int? = 256
+    ) {
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+    }
+}

@@ -1,0 +1,152 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs `body` against a server with `policy`, on a fresh SQLite file.
+private func withServer<Result: Sendable>(
+    _ policy: ConnectionPolicy, _ body: (BazaarTestClient, Int) async throws -> Result
+) async throws -> Result {
+    let directory = try BazaarTestHarness.makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var configuration = BazaarTestHarness.configuration(directory: directory)
+    configuration.connections = policy
+    return try await BazaarTestHarness.withServer(configuration: configuration) { client in
+        try await body(client, try #require(client.baseURL.port))
+    }
+}
+
+private let healthRequest = Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+/// Whether `bytes` hold one whole response to a GET /health (its JSON body ends with `}`).
+private func hasWholeHealthAnswer(_ bytes: Data) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.contains("\r\n\r\n") && text.hasSuffix("}")
+}
+
+@Suite("Connection timeouts and the per-address cap")
+struct ConnectionPolicyTests {
+    @Test("a request head that does not arrive within the header timeout is answered 408 and closed")
+    func incompleteHeadIsAnswered408() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(300), idleTimeout: .seconds(10))) { _, port in
+            let started = ContinuousClock.now
+            let exchange = try await RawHTTP.exchange(Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), port: port)
+            let took = ContinuousClock.now - started
+            #expect(exchange.text.hasPrefix("HTTP/1.1 408 Request Timeout"), "\(exchange.text)")
+            #expect(exchange.text.contains(#"{"error":{"code":"request_timeout""#))
+            #expect(exchange.closedByServer)
+            #expect(took >= .milliseconds(250) && took < .seconds(2), "took \(took)")
+        }
+    }
+
+    @Test("a slow-loris client dripping header bytes is cut at the header timeout, not kept alive by each byte")
+    func drippingHeadIsCut() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(400), idleTimeout: .seconds(10))) { _, port in
+            let (cut, took) = try await offPool { () -> (Bool, Duration) in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 1)
+                let started = ContinuousClock.now
+                let drip = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 200)
+                for byte in drip {
+                    if connection.isClosedByServer() { return (true, ContinuousClock.now - started) }
+                    do { try connection.send(Data([byte])) } catch { return (true, ContinuousClock.now - started) }
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+                return (false, ContinuousClock.now - started)
+            }
+            #expect(cut, "the connection outlived \(took) of dripping")
+            #expect(took < .seconds(2), "cut after \(took)")
+        }
+    }
+
+    @Test("a kept-alive connection left idle is closed quietly after the idle timeout")
+    func idleKeepAliveIsClosed() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .milliseconds(300))) { _, port in
+            let (first, rest, idle) = try await offPool { () -> (RawHTTP.Exchange, RawHTTP.Exchange, Duration) in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 3)
+                try connection.send(healthRequest)
+                let first = connection.receive(until: hasWholeHealthAnswer)
+                let answered = ContinuousClock.now
+                let rest = connection.receiveAll()
+                return (first, rest, ContinuousClock.now - answered)
+            }
+            #expect(first.text.hasPrefix("HTTP/1.1 200"))
+            #expect(rest.closedByServer && rest.response.isEmpty, "closed with nothing more said: \(rest.text)")
+            #expect(idle >= .milliseconds(250) && idle < .seconds(2), "closed after \(idle) idle")
+        }
+    }
+
+    @Test("a connection that never sends a byte is closed after the idle timeout")
+    func silentConnectionIsClosed() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .milliseconds(300))) { _, port in
+            let exchange = try await RawHTTP.exchange(Data(), port: port, timeoutSeconds: 3)
+            #expect(exchange.closedByServer && exchange.response.isEmpty)
+        }
+    }
+
+    @Test("requests that keep coming within the idle timeout keep their connection")
+    func steadyConnectionIsKept() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(300), idleTimeout: .milliseconds(400))) { _, port in
+            let answers = try await offPool { () -> [String] in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 3)
+                var answers: [String] = []
+                for _ in 0..<6 {
+                    try connection.send(healthRequest)
+                    answers.append(connection.receive(until: hasWholeHealthAnswer).text)
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+                return answers
+            }
+            #expect(answers.count == 6)
+            #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers)")
+        }
+    }
+
+    @Test("past the cap an address is answered 429 with Retry-After; other addresses are not; a closed connection frees its slot")
+    func connectionsPerAddressAreCapped() async throws {
+        try await withServer(ConnectionPolicy(maxConnectionsPerAddress: 2)) { _, port in
+            let outcome = try await offPool { () -> (refused: String, other: String, afterRelease: String) in
+                // Each held connection is answered once, so the server has counted it before the next opens.
+                var held: [RawHTTP.Connection] = []
+                for _ in 0..<2 {
+                    let connection = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                    try connection.send(healthRequest)
+                    _ = connection.receive(until: hasWholeHealthAnswer)
+                    held.append(connection)
+                }
+                let third = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                try? third.send(healthRequest)
+                let refused = third.receiveAll().text
+                let other = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.3")
+                try other.send(healthRequest)
+                let otherAnswer = other.receive(until: hasWholeHealthAnswer).text
+                held.removeLast()  // closes it
+                Thread.sleep(forTimeInterval: 0.2)
+                let again = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                try again.send(healthRequest)
+                let afterRelease = again.receive(until: hasWholeHealthAnswer).text
+                withExtendedLifetime(held) {}
+                return (refused, otherAnswer, afterRelease)
+            }
+            #expect(outcome.refused.hasPrefix("HTTP/1.1 429 Too Many Requests"), "\(outcome.refused)")
+            #expect(outcome.refused.contains("Retry-After: 1"))
+            #expect(outcome.refused.contains(#"{"error":{"code":"too_many_connections""#))
+            #expect(outcome.other.hasPrefix("HTTP/1.1 200"), "\(outcome.other)")
+            #expect(outcome.afterRelease.hasPrefix("HTTP/1.1 200"), "\(outcome.afterRelease)")
+        }
+    }
+
+    @Test("an event WebSocket is not closed by the idle timeout")
+    func webSocketOutlivesIdleTimeout() async throws {
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(200), idleTimeout: .milliseconds(200))) { client, _ in
+            let ada = try await client.register("ada")
+            let bob = try await client.register("bob")
+            let socket = try await EventSocket.connect(baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
+            try await Task.sleep(for: .milliseconds(700))
+            let conversation = try await client.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+            let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken).decode(Message.self)
+            #expect(await socket.next(timeout: .seconds(5)) == .messageCreated(sent))
+            await socket.close()
+        }
+    }
+}
