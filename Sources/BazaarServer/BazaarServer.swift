@@ -81,13 +81,18 @@ public struct BazaarServer: Sendable {
     public func makeApplication(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let webSocketResponder = EventRoutes(deps: deps).makeWebSocketRouter().buildResponder()
-        let mayUpgrade = EventRoutes(deps: deps).handshakeCheck()
         let policy = configuration.connections
+        let events = EventRoutes(deps: deps, backlog: policy.webSocketBacklog)
+        let webSocketResponder = events.makeWebSocketRouter().buildResponder()
+        let mayUpgrade = events.handshakeCheck()
         let limiter = policy.maxConnectionsPerAddress.map(ConnectionLimiter.init(cap:))
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: policy.webSocketMaxFrameSize, autoPing: .enabled(timePeriod: policy.webSocketPingInterval),
+            closeTimeout: .seconds(5), validateUTF8: true)
         let server = HTTPServerBuilder { responder in
             BazaarHTTPChannel(
-                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: webSocket),
                 mayUpgrade: mayUpgrade, policy: policy, limiter: limiter)
         }
         return Application(

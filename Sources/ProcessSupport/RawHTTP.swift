@@ -67,7 +67,8 @@ public enum RawHTTP {
         ///
         /// `sourceAddress` binds the client end first, to another loopback address such as
         /// `127.0.0.2` (all of 127/8 is loopback on Linux): a test's way of being a second client.
-        public init(port: Int, timeoutSeconds: Int = 3, sourceAddress: String? = nil) throws {
+        /// `receiveBufferSize` shrinks the socket's receive buffer, for a client that reads slowly.
+        public init(port: Int, timeoutSeconds: Int = 3, sourceAddress: String? = nil, receiveBufferSize: Int? = nil) throws {
             #if canImport(Glibc)
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
@@ -82,6 +83,9 @@ public enum RawHTTP {
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
+            if var size = receiveBufferSize.map(Int32.init) {
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
             if let sourceAddress {
                 var source = sockaddr_in()
                 source.sin_family = sa_family_t(AF_INET)

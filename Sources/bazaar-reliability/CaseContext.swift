@@ -13,4 +13,8 @@ struct CaseContext: Sendable {
     let idleTimeout: Duration
     /// The server's `--max-connections-per-address`.
     let connectionCap: Int
+    /// The server's `--websocket-ping-interval`.
+    let webSocketPingInterval: Duration
+    /// The server process, to read its memory.
+    let serverPID: Int32
 }

@@ -15,16 +15,21 @@ extension MalformedCase {
             "a frame claiming 1 GiB, 64 KiB of it sent",
             WebSocketFrame(opcode: 0x2, payload: [UInt8](repeating: 0x61, count: 64 << 10)).encoded(claimedLength: 1 << 30),
             tokenInQuery: true, then: .expectClose),
-        // RFC 6455 says a server must close on an unmasked frame; swift-websocket does not check
-        // masking and takes the frame as a message. The server ignores client messages, so this is
-        // observed (and printed), not failed: what matters is that the server keeps serving.
         webSocket("an unmasked client frame", WebSocketFrame(opcode: 0x1, payload: Array("hello".utf8)).encoded(masked: false),
-            tokenInQuery: true, then: .observe),
+            tokenInQuery: true, then: .expectCloseCode(1002)),
         webSocket("a reserved opcode (0x3)", WebSocketFrame(opcode: 0x3, payload: [1]).encoded(), tokenInQuery: false, then: .expectClose),
         webSocket("a fragmented ping", WebSocketFrame(opcode: 0x9, fin: false, payload: [1]).encoded(), tokenInQuery: true, then: .expectClose),
         webSocket("a text frame of invalid UTF-8", WebSocketFrame(opcode: 0x1, payload: [0xC3, 0x28, 0xFF]).encoded(),
-            tokenInQuery: true, then: .observe),
+            tokenInQuery: true, then: .expectCloseCode(1007)),
+        webSocket(
+            "a whole frame of 20 KiB (the limit is 16 KiB)",
+            WebSocketFrame(opcode: 0x2, payload: [UInt8](repeating: 0x61, count: 20 << 10)).encoded(), tokenInQuery: false,
+            then: .expectCloseCode(1009)),
+        // Parsed as a frame header, these bytes announce an unmasked frame longer than what
+        // follows; the server waits for the rest, and the ping timeout closes the socket.
         webSocket("HTTP garbage instead of frames", Data("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), tokenInQuery: false, then: .observe),
+        unansweredPings,
+        slowReader(messages: 1500),
     ]
 
     /// Upgrades `/v1/events`, then sends `bytes` and does `then`.

@@ -15,6 +15,8 @@ struct MalformedRun {
     static let headerTimeout = Duration.seconds(2)
     static let idleTimeout = Duration.seconds(3)
     static let connectionCap = 256
+    static let webSocketPingInterval = Duration.seconds(1)
+    static let webSocketBacklog = 64
 
     /// Every case, in the order they run.
     static var catalogue: [MalformedCase] {
@@ -40,6 +42,8 @@ struct MalformedRun {
             extraArguments: [
                 "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout", "\(Self.idleTimeout.components.seconds)",
                 "--max-connections-per-address", "\(Self.connectionCap)",
+                "--websocket-ping-interval", "\(Self.webSocketPingInterval.components.seconds)",
+                "--websocket-backlog", "\(Self.webSocketBacklog)",
             ])
         Output.line("bazaar-server on \(supervisor.baseURL)")
         var summary = Summary()
@@ -87,7 +91,8 @@ struct MalformedRun {
         let token = try await user.network.session.validTokens().accessToken
         let context = CaseContext(
             port: supervisor.port, token: token, conversationID: conversation.id, headerTimeout: Self.headerTimeout,
-            idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap)
+            idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap, webSocketPingInterval: Self.webSocketPingInterval,
+            serverPID: await supervisor.serverPID)
         return (context, HealthProbe(supervisor: supervisor, network: user.network, port: supervisor.port))
     }
 

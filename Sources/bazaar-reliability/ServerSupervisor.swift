@@ -121,6 +121,9 @@ actor ServerSupervisor {
         baseURLs = processes.map(\.baseURL)
     }
 
+    /// The (first) server's process identifier.
+    var serverPID: Int32 { processes[0].processIdentifier }
+
     /// Whether every server process is still alive.
     var isRunning: Bool { processes.allSatisfy(\.isRunning) }
 

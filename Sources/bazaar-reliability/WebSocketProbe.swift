@@ -12,6 +12,8 @@ enum WebSocketProbe {
         /// Wait for the server to close the socket (a close frame, or the TCP connection); a
         /// failure when it keeps it open.
         case expectClose
+        /// Wait for a close frame with this code; a failure when another code or none comes.
+        case expectCloseCode(Int)
         /// Wait for a close, and report (without failing) when it does not come.
         case observe
     }
@@ -46,9 +48,13 @@ enum WebSocketProbe {
                 }, deadline: deadline)
             let frames = WebSocketFrame.serverFrames(in: remainder + [UInt8](answer.response))
             outcome.closed = answer.closedByServer
-            if let close = frames.first(where: { $0.opcode == 0x8 }) {
+            let close = frames.first(where: { $0.opcode == 0x8 })
+            if let close {
                 outcome.note = "close frame \(close.closeCode.map(String.init) ?? "without a code")"
-            } else if !answer.closedByServer {
+            }
+            if case .expectCloseCode(let code) = then, close?.closeCode != code {
+                outcome.failure = "expected a close frame \(code)"
+            } else if close == nil, !answer.closedByServer {
                 if case .expectClose = then {
                     outcome.note = "socket left open"
                     outcome.failure = "the server kept the socket open"

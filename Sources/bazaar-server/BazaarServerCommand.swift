@@ -62,6 +62,12 @@ struct BazaarServerCommand: AsyncParsableCommand {
             discussion: "Default 256, or no cap with --trust-forwarded-for (every connection then comes from the proxy)."))
     var maxConnectionsPerAddress: Int?
 
+    @Option(help: "Seconds between pings on an event WebSocket; one that misses a pong by the next ping is closed.")
+    var websocketPingInterval = 30.0
+
+    @Option(help: "Events that may wait for an event WebSocket whose client does not read before it is cut.")
+    var websocketBacklog = 256
+
     @Option(help: "Access-token lifetime in seconds.")
     var accessTokenLifetime = 900
 
@@ -88,6 +94,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
         guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
+        guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
+        guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
     }
 
     /// The connection limits the options ask for.
@@ -95,7 +103,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
         let cap = maxConnectionsPerAddress ?? (trustForwardedFor ? 0 : 256)
         return ConnectionPolicy(
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)), idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
-            maxConnectionsPerAddress: cap == 0 ? nil : cap)
+            maxConnectionsPerAddress: cap == 0 ? nil : cap,
+            webSocketPingInterval: .milliseconds(Int(websocketPingInterval * 1000)), webSocketBacklog: websocketBacklog)
     }
 
     func run() async throws {

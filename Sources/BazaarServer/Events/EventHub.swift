@@ -8,19 +8,31 @@ import Foundation
 /// handed to every connection it goes to: a user with many devices (or a conversation whose two
 /// participants each have several) costs one encoding, not one per socket.
 actor EventHub {
-    private var subscribers: [String: [UUID: AsyncStream<String>.Continuation]] = [:]
+    private struct Subscriber {
+        let continuation: AsyncStream<String>.Continuation
+        /// Called once when the subscriber falls `backlog` frames behind.
+        let onOverflow: @Sendable () -> Void
+    }
+
+    private var subscribers: [String: [UUID: Subscriber]] = [:]
 
     /// A stream of the user's events, as the JSON text of each frame, until ``unsubscribe(userId:id:)``.
-    func subscribe(userId: String) -> (id: UUID, events: AsyncStream<String>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+    ///
+    /// At most `backlog` frames wait for a slow socket. One more ends the subscription and calls
+    /// `onOverflow` (which cuts the connection): a client that reconnects catches up from the
+    /// server's history, while one that never reads cannot make the server hold its events.
+    func subscribe(
+        userId: String, backlog: Int, onOverflow: @escaping @Sendable () -> Void
+    ) -> (id: UUID, events: AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(backlog))
         let id = UUID()
-        subscribers[userId, default: [:]][id] = continuation
+        subscribers[userId, default: [:]][id] = Subscriber(continuation: continuation, onOverflow: onOverflow)
         return (id, stream)
     }
 
     /// Ends one subscription.
     func unsubscribe(userId: String, id: UUID) {
-        subscribers[userId]?[id]?.finish()
+        subscribers[userId]?[id]?.continuation.finish()
         subscribers[userId]?[id] = nil
         if subscribers[userId]?.isEmpty == true { subscribers[userId] = nil }
     }
@@ -36,18 +48,23 @@ actor EventHub {
         }
     }
 
-    /// Hands an encoded frame to every connection of each listed user on this server.
+    /// Hands an encoded frame to every connection of each listed user on this server; a
+    /// connection that is `backlog` frames behind is dropped (see ``subscribe(userId:backlog:onOverflow:)``).
     func deliver(_ frame: String, to userIds: [String]) {
         for userId in Set(userIds) {
-            for continuation in subscribers[userId, default: [:]].values {
-                continuation.yield(frame)
+            guard let sockets = subscribers[userId] else { continue }
+            for (id, subscriber) in sockets {
+                if case .dropped = subscriber.continuation.yield(frame) {
+                    unsubscribe(userId: userId, id: id)
+                    subscriber.onOverflow()
+                }
             }
         }
     }
 
     /// Ends every subscription (at shutdown).
     func finishAll() {
-        for continuation in subscribers.values.flatMap(\.values) { continuation.finish() }
+        for subscriber in subscribers.values.flatMap(\.values) { subscriber.continuation.finish() }
         subscribers = [:]
     }
 }

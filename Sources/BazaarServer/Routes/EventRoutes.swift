@@ -14,6 +14,8 @@ import NIOHTTP1
 /// a valid token is answered 426.
 struct EventRoutes: RouteGroup {
     let deps: ServerDependencies
+    /// Frames that may wait for one socket before it is cut (``ConnectionPolicy/webSocketBacklog``).
+    var backlog = ConnectionPolicy().webSocketBacklog
 
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.events) { request, _ in
@@ -41,9 +43,10 @@ struct EventRoutes: RouteGroup {
     }
 
     /// The router that decides WebSocket upgrades and runs the socket.
-    func makeWebSocketRouter() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    func makeWebSocketRouter() -> Router<EventSocketContext> {
+        let router = Router(context: EventSocketContext.self)
         let deps = self.deps
+        let backlog = self.backlog
         router.ws(
             RouterPath(APIRoutes.events.template),
             shouldUpgrade: { request, _ in
@@ -54,7 +57,12 @@ struct EventRoutes: RouteGroup {
                 guard let caller = try? await deps.authenticator.authenticate(context.request, allowQueryToken: true) else {
                     return
                 }
-                let subscription = await deps.hub.subscribe(userId: caller.userId)
+                // A socket `backlog` frames behind is cut: its writer waits on a client that does not read.
+                let channel = context.requestContext.channel
+                let subscription = await deps.hub.subscribe(userId: caller.userId, backlog: backlog) {
+                    context.logger.notice("event socket too far behind; closed", metadata: ["user.id": "\(caller.userId)"])
+                    channel.close(promise: nil)
+                }
                 let encoder = BazaarJSON.makeEncoder()
                 do {
                     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -74,7 +82,11 @@ struct EventRoutes: RouteGroup {
                         group.cancelAll()
                     }
                 } catch {
+                    // swift-websocket turns a client's protocol error (invalid UTF-8, an oversized
+                    // message) into the matching close code only when the error reaches it.
                     context.logger.debug("event socket ended", metadata: ["error.type": "\(type(of: error))"])
+                    await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id)
+                    throw error
                 }
                 await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id)
             }

@@ -17,7 +17,8 @@ import NIOHTTP1
 ///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection.
 ///
 /// It also adds the ``ConnectionPolicy``'s defences: the cap on connections per client address
-/// (``ConnectionCapHandler``) and the header and idle timeouts (``ConnectionClock``).
+/// (``ConnectionCapHandler``), the header and idle timeouts (``ConnectionClock``), and, after a
+/// WebSocket upgrade, the close of a socket whose client sends unmasked frames (``MaskedFrameGuard``).
 struct BazaarHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
 
@@ -38,8 +39,9 @@ struct BazaarHTTPChannel: ServerChildChannel {
             try pipeline.addHandler(ConnectionTimeoutHandler(clock: clock), position: .first)
             if let limiter { try pipeline.addHandler(ConnectionCapHandler(limiter: limiter), position: .first) }
             try pipeline.addHandler(RequestCycleObserver(clock: clock), position: .before(upgrader))
-            try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade), position: .before(upgrader))
+            try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade, clock: clock), position: .before(upgrader))
             try pipeline.addHandler(MalformedRequestResponder(), position: .last)
+            try pipeline.addHandler(WebSocketUpgradeHook(), position: .last)
             return value
         }
     }
@@ -83,11 +85,14 @@ final class UpgradeAuthGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = HTTPServerRequestPart
 
     private let mayUpgrade: @Sendable (HTTPRequestHead) async -> Bool
+    /// Told when an upgrade is approved, so the timeouts stop and HTTP observers step aside.
+    private let clock: ConnectionClock
     /// Parts that arrived while a check runs; `nil` when no check is running.
     private var held: [HTTPServerRequestPart]?
 
-    init(mayUpgrade: @escaping @Sendable (HTTPRequestHead) async -> Bool) {
+    init(mayUpgrade: @escaping @Sendable (HTTPRequestHead) async -> Bool, clock: ConnectionClock) {
         self.mayUpgrade = mayUpgrade
+        self.clock = clock
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -114,6 +119,7 @@ final class UpgradeAuthGate: ChannelInboundHandler, RemovableChannelHandler {
 
     private func release(head: HTTPRequestHead, allowed: Bool, context: ChannelHandlerContext) {
         var head = head
+        if allowed { clock.upgraded() }
         if !allowed {
             head.headers.remove(name: "upgrade")
             // The HTTP parser has already seen an upgrade request and parses nothing after it,

@@ -85,11 +85,15 @@ final class ConnectionClock {
         }
     }
 
-    /// The connection became a WebSocket.
+    /// The connection is becoming a WebSocket: its upgrade was approved.
     func upgraded() {
+        isUpgraded = true
         phase = .finished
         disarm()
     }
+
+    /// Whether the connection is (becoming) a WebSocket: HTTP parts no longer flow.
+    private(set) var isUpgraded = false
 
     private func arm(_ delay: TimeAmount) {
         disarm()

@@ -1,6 +1,6 @@
 /// Limits that keep clients from holding a server's connections without using them: how long a
-/// connection may wait between requests or take to send a request head, and how many connections
-/// one client address may hold at once.
+/// connection may wait between requests or take to send a request head, how many connections one
+/// client address may hold at once, and how event WebSockets that go quiet or stop reading end.
 public struct ConnectionPolicy: Sendable, Equatable {
     /// How long a client may take to send a whole request head, from its first byte (or from the
     /// end of the previous answer, when bytes of the next request are already waiting). Past it the
@@ -13,13 +13,25 @@ public struct ConnectionPolicy: Sendable, Equatable {
     /// and closed. `nil` means no cap (set it so behind a proxy, which holds every connection from
     /// one address; the proxy should limit per client).
     public var maxConnectionsPerAddress: Int?
+    /// How often an event WebSocket is pinged; one that has not answered the last ping with a pong
+    /// by the next is closed (`1001`).
+    public var webSocketPingInterval: Duration
+    /// How many events may wait for one event WebSocket whose client does not read; one more and
+    /// the socket is cut (the client catches up when it reconnects).
+    public var webSocketBacklog: Int
+    /// The largest WebSocket frame a client may send; a larger one closes the socket with `1009`.
+    public var webSocketMaxFrameSize: Int
 
     /// Makes a policy; the defaults suit a public server (nginx uses 60 s and 75 s).
     public init(
-        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), maxConnectionsPerAddress: Int? = 256
+        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), maxConnectionsPerAddress: Int? = 256,
+        webSocketPingInterval: Duration = .seconds(30), webSocketBacklog: Int = 256, webSocketMaxFrameSize: Int = 16 << 10
     ) {
         self.headerTimeout = headerTimeout
         self.idleTimeout = idleTimeout
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.webSocketPingInterval = webSocketPingInterval
+        self.webSocketBacklog = webSocketBacklog
+        self.webSocketMaxFrameSize = webSocketMaxFrameSize
     }
 }

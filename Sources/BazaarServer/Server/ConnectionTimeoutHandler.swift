@@ -41,9 +41,10 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler {
 /// head and a request end are parsed, when a response ends, and when the connection switches to
 /// WebSocket. Sits right after the HTTP request decoder.
 ///
-/// After a `101 Switching Protocols` it passes everything through untouched: WebSocket bytes and
-/// frames follow, not HTTP parts. (It stays in the pipeline: removing it while NIO's upgrader
-/// writes the `101` stalled the upgrade.)
+/// Once an upgrade is approved (by ``UpgradeAuthGate``, through the clock) it passes everything
+/// through untouched: WebSocket bytes follow, not HTTP parts, some of them (bytes that came with
+/// the handshake) before the `101` is even written. It stays in the pipeline: removing it while
+/// NIO's upgrader writes the `101` stalled the upgrade.
 final class RequestCycleObserver: ChannelDuplexHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -53,15 +54,13 @@ final class RequestCycleObserver: ChannelDuplexHandler {
     private let clock: ConnectionClock
     /// Whether a final (not informational) response has started and not ended.
     private var responseOpen = false
-    /// Whether the connection has switched to WebSocket.
-    private var upgraded = false
 
     init(clock: ConnectionClock) {
         self.clock = clock
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !upgraded else { return context.fireChannelRead(data) }
+        guard !clock.isUpgraded else { return context.fireChannelRead(data) }
         switch unwrapInboundIn(data) {
         case .head: clock.headArrived()
         case .end: clock.requestEnded()
@@ -71,10 +70,9 @@ final class RequestCycleObserver: ChannelDuplexHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard !upgraded else { return context.write(data, promise: promise) }
+        guard !clock.isUpgraded else { return context.write(data, promise: promise) }
         switch unwrapOutboundIn(data) {
         case .head(let head) where head.status == .switchingProtocols:
-            upgraded = true
             clock.upgraded()
         case .head(let head) where head.status.code >= 200:
             responseOpen = true
