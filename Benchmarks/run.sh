@@ -27,7 +27,7 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-../.build/release/bazaar-server --port 0 --sqlite "$WORK/bench.sqlite" --bcrypt-cost 4 \
+../.build/release/bazaar-server --port 0 --sqlite "$WORK/bench.sqlite" --bcrypt-cost 4 --no-quotas \
     --access-token-lifetime 86400 --log-level error >"$WORK/stdout" &
 SERVER_PID=$!
 URL=""

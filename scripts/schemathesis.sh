@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The run signs in before fuzzing starts, so the fuzzer's failed logins (throttled with 429) do not matter.
-"$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 --access-token-lifetime 3600 \
+"$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 --access-token-lifetime 3600 --no-quotas \
     --log-level warning >"$WORK/stdout" 2>"$WORK/stderr" &
 SERVER_PID=$!
 URL=""

@@ -148,7 +148,7 @@ measure() {
         "$(awk -v a="$pg_before" -v b="$pg_after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
 }
 
-SERVER_ARGS=(--port 0 --sqlite "$WORK/bazaar.sqlite" --bcrypt-cost 10 --access-token-lifetime 86400 --log-level error)
+SERVER_ARGS=(--port 0 --sqlite "$WORK/bazaar.sqlite" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
 
 echo "starting bazaar-server (release, bcrypt cost 10, $PLACEMENT)…" >&2
 start server "${SERVER_CPU[@]}" "$SERVER_BIN" "${SERVER_ARGS[@]}"
@@ -173,7 +173,7 @@ stop
 
 if [ -n "$POSTGRES" ]; then
     echo "starting bazaar-server on PostgreSQL (release, bcrypt cost 10, $PLACEMENT)…" >&2
-    PG_ARGS=(--port 0 --postgres "$POSTGRES" --bcrypt-cost 10 --access-token-lifetime 86400 --log-level error)
+    PG_ARGS=(--port 0 --postgres "$POSTGRES" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
     BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" start server-pg "${SERVER_CPU[@]}" "$SERVER_BIN" "${PG_ARGS[@]}"
     mkdir -p "$WORK/data-pg"
     python3 "$HERE/seed.py" "$URL" "$WORK/data-pg"

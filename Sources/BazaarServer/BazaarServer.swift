@@ -51,7 +51,7 @@ public struct BazaarServer: Sendable {
             hasher: hasher,
             throttle: backend.throttle, hub: hub, events: backend.events,
             metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
-            trustForwardedFor: configuration.trustForwardedFor, logger: logger)
+            trustForwardedFor: configuration.trustForwardedFor, quotas: QuotaLimiter(policy: configuration.quotas), logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }
@@ -62,6 +62,7 @@ public struct BazaarServer: Sendable {
         let router = Router(context: BazaarRequestContext.self)
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
         router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
+        router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ConversationRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),

@@ -36,6 +36,8 @@ public struct BazaarServerConfiguration: Sendable {
     public var seedDemo: Bool
     /// Header and idle timeouts, and the cap on connections per client address.
     public var connections: ConnectionPolicy
+    /// How fast one user may write and one address may read.
+    public var quotas: QuotaPolicy
     /// The current time; tests replace it to prove expiry without sleeping.
     public var now: @Sendable () -> Date
 
@@ -55,6 +57,7 @@ public struct BazaarServerConfiguration: Sendable {
         trustForwardedFor: Bool = false,
         seedDemo: Bool = false,
         connections: ConnectionPolicy = ConnectionPolicy(),
+        quotas: QuotaPolicy = QuotaPolicy(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
@@ -71,6 +74,7 @@ public struct BazaarServerConfiguration: Sendable {
         self.trustForwardedFor = trustForwardedFor
         self.seedDemo = seedDemo
         self.connections = connections
+        self.quotas = quotas
         self.now = now
     }
 

@@ -23,7 +23,10 @@ struct CrashRun {
     /// Runs it and returns the report; the server's folder is kept (and named) when it fails.
     func run() async throws -> CrashReport {
         let started = ContinuousClock.now
-        let supervisor = try await ServerSupervisor.start(executablePath: executablePath, database: database)
+        let supervisor = try await ServerSupervisor.start(
+            executablePath: executablePath, database: database,
+            // A burst of sends is the point here: the per-user message quota would only slow it.
+            extraArguments: ["--message-quota", "0"])
         let urls = supervisor.baseURLs.map(\.absoluteString).joined(separator: ", ")
         Output.line("bazaar-server on \(urls) (database \(await supervisor.databasePath))")
         var report: CrashReport

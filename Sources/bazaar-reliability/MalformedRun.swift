@@ -44,6 +44,8 @@ struct MalformedRun {
                 "--max-connections-per-address", "\(Self.connectionCap)",
                 "--websocket-ping-interval", "\(Self.webSocketPingInterval.components.seconds)",
                 "--websocket-backlog", "\(Self.webSocketBacklog)",
+                // The slow-reader case sends thousands of messages as one user.
+                "--message-quota", "0",
             ])
         Output.line("bazaar-server on \(supervisor.baseURL)")
         var summary = Summary()

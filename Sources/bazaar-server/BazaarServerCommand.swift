@@ -68,6 +68,24 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Events that may wait for an event WebSocket whose client does not read before it is cut.")
     var websocketBacklog = 256
 
+    @Option(help: "Messages one user may send per minute (also the burst); 0 for no limit.")
+    var messageQuota = 300
+
+    @Option(help: "Conversations one user may start per minute; 0 for no limit.")
+    var conversationQuota = 30
+
+    @Option(help: "Products one user may list per minute; 0 for no limit.")
+    var productQuota = 30
+
+    @Option(help: "Profile photos one user may upload per minute; 0 for no limit.")
+    var photoQuota = 30
+
+    @Option(help: "Reads (GETs but /health and /metrics) one client address may make per minute; 0 for no limit.")
+    var readQuota = 3000
+
+    @Flag(help: "No quotas at all (for load runs that measure capacity); overrides the quota options.")
+    var noQuotas = false
+
     @Option(help: "Access-token lifetime in seconds.")
     var accessTokenLifetime = 900
 
@@ -96,6 +114,9 @@ struct BazaarServerCommand: AsyncParsableCommand {
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
         guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
+        guard [messageQuota, conversationQuota, productQuota, photoQuota, readQuota].allSatisfy({ $0 >= 0 }) else {
+            throw ValidationError("quotas must be 0 (no limit) or more")
+        }
     }
 
     /// The connection limits the options ask for.
@@ -105,6 +126,16 @@ struct BazaarServerCommand: AsyncParsableCommand {
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)), idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
             maxConnectionsPerAddress: cap == 0 ? nil : cap,
             webSocketPingInterval: .milliseconds(Int(websocketPingInterval * 1000)), webSocketBacklog: websocketBacklog)
+    }
+
+    /// The quotas the options ask for.
+    var quotaPolicy: QuotaPolicy {
+        guard !noQuotas else { return .unlimited }
+        func limit(_ value: Int) -> Int? { value == 0 ? nil : value }
+        return QuotaPolicy(
+            messagesPerMinute: limit(messageQuota), conversationsPerMinute: limit(conversationQuota),
+            productsPerMinute: limit(productQuota), photosPerMinute: limit(photoQuota),
+            readsPerMinutePerAddress: limit(readQuota))
     }
 
     func run() async throws {
@@ -127,7 +158,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
-            connections: connectionPolicy)
+            connections: connectionPolicy, quotas: quotaPolicy)
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
         let services = server.makeServices { channel in

@@ -138,12 +138,15 @@ struct ConnectionPolicyTests {
 
     @Test("an event WebSocket is not closed by the idle timeout")
     func webSocketOutlivesIdleTimeout() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(200), idleTimeout: .milliseconds(200))) { client, _ in
+        // A second's idle timeout: shorter, and the test's own pooled HTTP connection could be
+        // closed by the server just as the next request goes out on it (the keep-alive race a
+        // client avoids by timing out first).
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(1), idleTimeout: .seconds(1))) { client, _ in
             let ada = try await client.register("ada")
             let bob = try await client.register("bob")
-            let socket = try await EventSocket.connect(baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
-            try await Task.sleep(for: .milliseconds(700))
             let conversation = try await client.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+            let socket = try await EventSocket.connect(baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
+            try await Task.sleep(for: .milliseconds(2500))
             let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken).decode(Message.self)
             #expect(await socket.next(timeout: .seconds(5)) == .messageCreated(sent))
             await socket.close()

@@ -72,7 +72,7 @@ public final class ServerProcess: @unchecked Sendable {
         self.folder = folder
         process = try BazaarProcess(
             sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path, port: port, executablePath: binary,
-            bcryptCost: bcryptCost, extraArguments: ["--access-token-lifetime", "86400"] + extraArguments)
+            bcryptCost: bcryptCost, extraArguments: ["--access-token-lifetime", "86400", "--no-quotas"] + extraArguments)
         baseURL = process.baseURL
     }
 

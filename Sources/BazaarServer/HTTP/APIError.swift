@@ -85,6 +85,15 @@ extension APIError {
             message: "Too many failed attempts; try again in \(seconds) seconds.", headers: headers)
     }
 
+    /// 429: over a ``QuotaPolicy`` limit; try again after `seconds`.
+    static func rateLimited(_ action: QuotaAction, retryAfter seconds: Int) -> APIError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(seconds)
+        return APIError(
+            status: .tooManyRequests, code: "rate_limited",
+            message: "Too many \(action.plural); try again in \(seconds) seconds.", headers: headers)
+    }
+
     /// 503: the database cannot be reached now; try again after a moment.
     static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> APIError {
         var headers = HTTPFields()

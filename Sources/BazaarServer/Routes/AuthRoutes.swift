@@ -10,7 +10,7 @@ struct AuthRoutes: RouteGroup {
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.register) { request, _ in try await register(request) }
         router.on(APIRoutes.login) { request, context in
-            try await login(request, address: clientAddress(request, peer: context.clientAddress))
+            try await login(request, address: deps.clientAddress(request, peer: context.clientAddress))
         }
         router.on(APIRoutes.refresh) { request, _ in try await refresh(request) }
         router.on(APIRoutes.logout) { request, _ in try await logout(request) }
@@ -82,15 +82,6 @@ struct AuthRoutes: RouteGroup {
         let caller = try await deps.authenticator.authenticate(request)
         try await deps.store.revokeSession(id: caller.sessionId, now: deps.now())
         return Response(status: .noContent)
-    }
-
-    /// The address failed logins are counted against: the peer, or behind a trusted proxy the
-    /// last `X-Forwarded-For` entry (the client as the proxy saw it).
-    func clientAddress(_ request: Request, peer: String?) -> String? {
-        guard deps.trustForwardedFor, let header = request.headers.value(named: "X-Forwarded-For"),
-            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
-        else { return peer }
-        return last
     }
 
     /// A new session: its first refresh token (stored hashed) and an access token.

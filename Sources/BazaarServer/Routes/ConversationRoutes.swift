@@ -39,6 +39,7 @@ struct ConversationRoutes: RouteGroup {
         guard body.userId != caller.userId else {
             throw APIError.invalidField("userId", "must be another user, not yourself")
         }
+        try deps.quotas.charge(.startConversation, by: caller.userId)
         guard try await deps.store.user(id: body.userId) != nil else {
             throw APIError.invalidField("userId", "does not name a user")
         }
@@ -55,6 +56,7 @@ struct ConversationRoutes: RouteGroup {
         let key = try Validation.idempotencyKey(request.headers.value(named: APIHeaders.idempotencyKey))
         let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
         try Validation.messageBody(body.body)
+        try deps.quotas.charge(.sendMessage, by: caller.userId)
         let outcome = try await deps.store.sendMessage(
             NewMessage(
                 id: deps.newId(), conversationId: conversationId, senderId: caller.userId, body: body.body,
@@ -65,6 +67,8 @@ struct ConversationRoutes: RouteGroup {
             await deps.events.publish(.notificationCreated(notification), to: [recipientId])
             return try JSONResponse.make(message, status: .created)
         case .replayed(let message):
+            // A replay of a message already sent is not a new one.
+            deps.quotas.refund(.sendMessage, by: caller.userId)
             var headers = HTTPFields()
             if let name = HTTPField.Name(APIHeaders.idempotentReplayed) { headers[name] = "true" }
             return try JSONResponse.make(message, status: .created, headers: headers)

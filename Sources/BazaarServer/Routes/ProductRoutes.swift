@@ -34,6 +34,7 @@ struct ProductRoutes: RouteGroup {
             let caller = try await deps.authenticator.authenticate(request)
             let body = try await RequestBody.decode(CreateProductRequest.self, from: request)
             try Validation.product(body)
+            try deps.quotas.charge(.listProduct, by: caller.userId)
             let product = Product(
                 id: deps.newId(), sellerId: caller.userId, title: body.title, description: body.description,
                 priceCents: body.priceCents, currency: body.currency, createdAt: deps.now())

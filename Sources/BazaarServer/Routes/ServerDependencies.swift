@@ -20,11 +20,22 @@ struct ServerDependencies: Sendable {
     let now: @Sendable () -> Date
     /// Whether the login throttle reads the client address from `X-Forwarded-For`.
     let trustForwardedFor: Bool
+    /// Per-user write quotas and per-address read quotas.
+    let quotas: QuotaLimiter
     let logger: Logger
 
     /// A new opaque id.
     func newId() -> String {
         UUID().uuidString.lowercased()
+    }
+
+    /// The client's address for throttles and quotas: the peer, or behind a trusted proxy the last
+    /// `X-Forwarded-For` entry (the client as the proxy saw it).
+    func clientAddress(_ request: Request, peer: String?) -> String? {
+        guard trustForwardedFor, let header = request.headers.value(named: "X-Forwarded-For"),
+            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        else { return peer }
+        return last
     }
 }
 

@@ -52,6 +52,7 @@ struct UserRoutes: RouteGroup {
         guard let actual = ImageSniffer.mediaType(of: data) else {
             throw APIError.unsupportedMediaType("a JPEG, PNG or WebP image (the content is not one)")
         }
+        try deps.quotas.charge(.uploadPhoto, by: caller.userId)
         let photo = StoredPhoto(mediaType: actual, data: data, digest: HTTPCaching.hexDigest(data), updatedAt: deps.now())
         guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: photo) else {
             throw APIError.notFound("The user")

@@ -1,0 +1,61 @@
+/// How fast one user may write and one client address may read, each as a count per minute
+/// that may also be spent at once (a burst); `nil` means no limit. Past a limit the server
+/// answers `429` with `Retry-After`. The defaults are far above what a person using the app
+/// does, and each replica counts on its own (with N replicas behind a balancer, a client may
+/// reach N times the figure).
+public struct QuotaPolicy: Sendable, Equatable {
+    /// Messages one user may send per minute.
+    public var messagesPerMinute: Int?
+    /// Conversations one user may start per minute.
+    public var conversationsPerMinute: Int?
+    /// Products one user may list per minute.
+    public var productsPerMinute: Int?
+    /// Profile photos one user may upload per minute.
+    public var photosPerMinute: Int?
+    /// Reads (`GET`s other than `/health` and `/metrics`) one client address may make per minute.
+    public var readsPerMinutePerAddress: Int?
+
+    /// Makes a policy; every argument has a default no honest use of the app reaches.
+    public init(
+        messagesPerMinute: Int? = 300, conversationsPerMinute: Int? = 30, productsPerMinute: Int? = 30,
+        photosPerMinute: Int? = 30, readsPerMinutePerAddress: Int? = 3000
+    ) {
+        self.messagesPerMinute = messagesPerMinute
+        self.conversationsPerMinute = conversationsPerMinute
+        self.productsPerMinute = productsPerMinute
+        self.photosPerMinute = photosPerMinute
+        self.readsPerMinutePerAddress = readsPerMinutePerAddress
+    }
+
+    /// No quotas at all: for load runs that measure what the server can do.
+    public static let unlimited = QuotaPolicy(
+        messagesPerMinute: nil, conversationsPerMinute: nil, productsPerMinute: nil, photosPerMinute: nil,
+        readsPerMinutePerAddress: nil)
+
+    /// The per-minute limit of `action`.
+    func perMinute(_ action: QuotaAction) -> Int? {
+        switch action {
+        case .sendMessage: messagesPerMinute
+        case .startConversation: conversationsPerMinute
+        case .listProduct: productsPerMinute
+        case .uploadPhoto: photosPerMinute
+        case .read: readsPerMinutePerAddress
+        }
+    }
+}
+
+/// What a quota counts.
+enum QuotaAction: Sendable, Hashable, CaseIterable {
+    case sendMessage, startConversation, listProduct, uploadPhoto, read
+
+    /// How a `429` names it: "Too many message sends".
+    var plural: String {
+        switch self {
+        case .sendMessage: "message sends"
+        case .startConversation: "new conversations"
+        case .listProduct: "new product listings"
+        case .uploadPhoto: "photo uploads"
+        case .read: "requests from this address"
+        }
+    }
+}
