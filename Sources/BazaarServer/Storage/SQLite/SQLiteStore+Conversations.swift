@@ -7,7 +7,7 @@ extension SQLiteStore {
     public func openConversation(
         between userId: String, and otherUserId: String, productId: String?, newId: String, now: Date
     ) async throws -> (conversation: Conversation, created: Bool) {
-        try await pool.write { db in
+        try await writer.write { db in
             let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
             let productKey = productId ?? ""
             var created = false
@@ -88,7 +88,7 @@ extension SQLiteStore {
     /// Posts a message exactly once per (sender, key): message, conversation bump, key and
     /// the recipient's notification are one transaction.
     public func sendMessage(_ send: NewMessage) async throws -> SendOutcome {
-        try await pool.write { db in
+        try await writer.write { db in
             guard let member = try Self.memberRow(db, conversationId: send.conversationId, userId: send.senderId) else {
                 return .notFound
             }
@@ -134,7 +134,7 @@ extension SQLiteStore {
 
     /// Moves the viewer's read marker up to the message and marks its notifications read.
     public func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome? {
-        try await pool.write { db in
+        try await writer.write { db in
             guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
             guard
                 let seq = try Int64.fetchOne(

@@ -14,7 +14,7 @@ extension SQLiteStore {
 
     /// Marks some (or, with `ids == nil`, all) of the user's notifications read.
     public func markNotificationsRead(userId: String, ids: [String]?) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             guard let ids else {
                 try db.execute(sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ?", arguments: [userId])
                 return

@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteStore {
     /// Lists a product; its `seq` orders the product list.
     public func createProduct(_ product: Product) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             let seq = try Self.nextSeq(db, table: .products)
             try db.execute(
                 sql: """

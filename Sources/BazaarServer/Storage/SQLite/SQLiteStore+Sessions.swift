@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     /// Starts a session with its first refresh token hash.
     public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (?, ?, ?, NULL)",
                 arguments: [id, userId, Self.millis(now)])
@@ -16,7 +16,7 @@ extension SQLiteStore {
 
     /// Spends a refresh token: rotates it, or revokes the session when it was spent before.
     public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome {
-        try await pool.write { db in
+        try await writer.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -47,7 +47,7 @@ extension SQLiteStore {
 
     /// Revokes a session (its refresh tokens stop working with it).
     public func revokeSession(id: String, now: Date) async throws {
-        try await pool.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                 arguments: [Self.millis(now), id])

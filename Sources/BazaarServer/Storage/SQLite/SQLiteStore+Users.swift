@@ -5,7 +5,7 @@ import GRDB
 extension SQLiteStore {
     /// Creates a user; a taken username is ``StoreError/conflict(_:)``.
     public func createUser(_ new: NewUser) async throws -> UserRecord {
-        try await pool.write { db in
+        try await writer.write { db in
             if try Int.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [new.username]) != nil {
                 throw StoreError.conflict("username")
             }
@@ -37,7 +37,7 @@ extension SQLiteStore {
 
     /// Changes display name and/or bio.
     public func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord? {
-        try await pool.write { db in
+        try await writer.write { db in
             if let displayName {
                 try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userId])
             }
@@ -52,7 +52,7 @@ extension SQLiteStore {
 
     /// Replaces the user's photo (bytes in `photos`, only the digest on the hot `users` row).
     public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
-        try await pool.write { db in
+        try await writer.write { db in
             guard try Self.fetchUser(db, id: userId) != nil else { return nil }
             try db.execute(sql: "DELETE FROM photos WHERE user_id = ?", arguments: [userId])
             try db.execute(

@@ -3,13 +3,17 @@ import Foundation
 import GRDB
 
 /// ``BazaarStore`` on a SQLite file through GRDB: WAL mode, `synchronous = FULL`, versioned
-/// migrations run when it opens, every statement parameterised, every method one transaction.
+/// migrations run when it opens, every statement parameterised. Every write method is one
+/// savepoint in a transaction that concurrent writes share (``GroupCommitWriter``): one commit
+/// and one `fsync` for all the writes that arrived together.
 ///
 /// The SQL sticks to what PostgreSQL also speaks (no rowids, no `INSERT OR REPLACE`, sequence
 /// numbers taken as `MAX(seq) + 1` inside the writing transaction, which PostgreSQL would take
 /// from a `SEQUENCE` instead).
 public struct SQLiteStore: BazaarStore {
     let pool: DatabasePool
+    /// Where every write goes.
+    let writer: GroupCommitWriter
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -21,6 +25,7 @@ public struct SQLiteStore: BazaarStore {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteMigrations.migrator.migrate(pool)
+        writer = GroupCommitWriter(pool: pool)
     }
 
     /// The names of the migrations applied so far, oldest first.

@@ -1,0 +1,76 @@
+import BazaarAPI
+@testable import BazaarServer
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+
+@Suite("Group commit on SQLite")
+struct GroupCommitTests {
+    /// Runs `body` with a store on a new SQLite file.
+    func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path))
+    }
+
+    @Test("concurrent sends share transactions, and each is stored exactly once")
+    func concurrentSendsAreStoredOnceInFewerTransactions() async throws {
+        try await withStore { store in
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.user("ada")
+            let bob = try await fixtures.user("bob")
+            let conversation = try await fixtures.conversation(ada, bob)
+            let before = store.writer.statistics
+            // 60 distinct messages, and one key sent 20 times at once.
+            var sends = (0..<60).map { fixtures.newMessage("message \($0)", in: conversation, from: ada) }
+            sends += (0..<20).map { _ in fixtures.newMessage("twenty times", in: conversation, from: bob, key: "shared-key") }
+            let outcomes = try await withThrowingTaskGroup(of: SendOutcome.self) { group in
+                for send in sends { group.addTask { try await store.sendMessage(send) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let created = outcomes.filter { if case .created = $0 { true } else { false } }
+            let replayed = outcomes.filter { if case .replayed = $0 { true } else { false } }
+            #expect(created.count == 61)
+            #expect(replayed.count == 19)
+            let stored = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages") }
+            #expect(stored == 61)
+            let after = store.writer.statistics
+            #expect(after.writes - before.writes == 80)
+            #expect(after.transactions - before.transactions < 40, "80 concurrent writes took \(after.transactions - before.transactions) transactions")
+        }
+    }
+
+    @Test("a write that fails rolls back alone; the write sharing its transaction commits")
+    func aFailingWriteRollsBackAlone() async throws {
+        try await withStore { store in
+            struct Refused: Error {}
+            let before = store.writer.statistics
+            // The first write holds the writer, so the next two queue up and share one transaction.
+            async let holder: Void = store.writer.write { _ in Thread.sleep(forTimeInterval: 0.3) }
+            try await Task.sleep(for: .milliseconds(100))
+            async let kept: Void = store.writer.write { db in
+                try db.execute(sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u1', 'kept', 'K', 'h', 0)")
+            }
+            async let refused: (any Error)? = {
+                do {
+                    try await store.writer.write { db in
+                        try db.execute(sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u2', 'gone', 'G', 'h', 0)")
+                        throw Refused()
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }()
+            try await holder
+            try await kept
+            let error = await refused
+            #expect(error is Refused)
+            let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT username FROM users ORDER BY username") }
+            #expect(names == ["kept"])
+            let after = store.writer.statistics
+            #expect(after.transactions - before.transactions == 2, "the holder's, then one for the two writes")
+        }
+    }
+}
