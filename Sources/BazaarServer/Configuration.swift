@@ -9,6 +9,9 @@ public struct BazaarServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite database file; created with its schema when missing. Unused with ``postgres``.
     public var sqlitePath: String
+    /// On SQLite: the most concurrent writes that share one transaction and its `fsync` (group
+    /// commit); 1 commits every write alone.
+    public var sqliteMaxBatch: Int
     /// The shared PostgreSQL database of several replicas; `nil` (the default) runs on SQLite.
     /// With it, ``signingKey`` must be set, so every replica signs with the same key.
     public var postgres: PostgresURL?
@@ -46,6 +49,7 @@ public struct BazaarServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         sqlitePath: String = "bazaar.sqlite",
+        sqliteMaxBatch: Int = 256,
         postgres: PostgresURL? = nil,
         databaseConnections: Int = 20,
         databaseTimeout: Duration = .seconds(2),
@@ -63,6 +67,7 @@ public struct BazaarServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.sqlitePath = sqlitePath
+        self.sqliteMaxBatch = sqliteMaxBatch
         self.postgres = postgres
         self.databaseConnections = databaseConnections
         self.databaseTimeout = databaseTimeout

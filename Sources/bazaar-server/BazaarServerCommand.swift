@@ -33,6 +33,9 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("sqlite"), help: "The SQLite database file (default bazaar.sqlite).")
     var sqlitePath: String?
 
+    @Option(help: "On SQLite: the most concurrent writes that share one transaction (group commit); 1 commits each alone.")
+    var sqliteMaxBatch = 256
+
     @Option(
         name: .customLong("postgres"),
         help: "A PostgreSQL URL (postgres://user:password@host:5432/database) shared by every replica; also BAZAAR_DATABASE_URL.")
@@ -109,6 +112,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
             throw ValidationError("choose one database: --sqlite or --postgres")
         }
         guard (1...1000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 1-1000") }
+        guard sqliteMaxBatch >= 1 else { throw ValidationError("--sqlite-max-batch must be at least 1") }
         guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
@@ -154,7 +158,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
             postgres = try PostgresURL(text)
         }
         let configuration = BazaarServerConfiguration(
-            host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", postgres: postgres,
+            host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", sqliteMaxBatch: sqliteMaxBatch, postgres: postgres,
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,

@@ -30,7 +30,7 @@ public struct StorageBackend: Sendable {
             // Opening and migrating blocks on fsync: off the cooperative pool, so a process that
             // embeds the server (tests, `bazaar demo`) keeps its pool for answering requests.
             let path = configuration.sqlitePath
-            let store = try await NIOThreadPool.singleton.runIfActive { try SQLiteStore(path: path) }
+            let store = try await NIOThreadPool.singleton.runIfActive { try SQLiteStore(path: path, maxBatch: configuration.sqliteMaxBatch) }
             return StorageBackend(
                 store: store, throttle: LoginThrottle(policy: configuration.loginThrottle, now: now),
                 events: InProcessEventBus(hub: hub, publicReads: publicReads), services: [], closeAction: {})

@@ -8,10 +8,28 @@ import TestSupport
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {
     /// Runs `body` with a store on a new SQLite file.
-    func withStore(_ body: (SQLiteStore) async throws -> Void) async throws {
+    func withStore(maxBatch: Int = 256, _ body: (SQLiteStore) async throws -> Void) async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path))
+        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path, maxBatch: maxBatch))
+    }
+
+    @Test("with a batch limit of 1 every write commits alone")
+    func batchLimitOfOneCommitsEachWrite() async throws {
+        try await withStore(maxBatch: 1) { store in
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.user("ada")
+            let bob = try await fixtures.user("bob")
+            let conversation = try await fixtures.conversation(ada, bob)
+            let before = store.writer.statistics
+            try await withThrowingTaskGroup(of: SendOutcome.self) { group in
+                for index in 0..<20 { group.addTask { try await store.sendMessage(fixtures.newMessage("m\(index)", in: conversation, from: ada)) } }
+                try await group.waitForAll()
+            }
+            let after = store.writer.statistics
+            #expect(after.writes - before.writes == 20)
+            #expect(after.transactions - before.transactions == 20)
+        }
     }
 
     @Test("concurrent sends share transactions, and each is stored exactly once")

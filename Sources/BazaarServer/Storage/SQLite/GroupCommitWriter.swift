@@ -12,9 +12,10 @@ import Synchronization
 final class GroupCommitWriter: Sendable {
     /// One queued write: runs in the batch's transaction and tells its caller afterwards.
     private struct Job: Sendable {
-        /// Runs the write in a savepoint; returns how to tell the caller once the batch has committed.
-        let run: @Sendable (Database) -> @Sendable () -> Void
-        /// Tells the caller the batch failed.
+        /// Runs the write (in a savepoint when it shares the transaction); returns whether it
+        /// succeeded, and how to tell the caller once the transaction has ended.
+        let run: @Sendable (Database, _ alone: Bool) -> (succeeded: Bool, reply: @Sendable () -> Void)
+        /// Tells the caller the transaction failed.
         let fail: @Sendable (any Error) -> Void
     }
 
@@ -24,12 +25,16 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let pool: DatabasePool
+    /// The most writes one transaction holds (1: every write commits alone, as without grouping).
+    let maxBatch: Int
     private let queue = Mutex(Queue())
     /// Transactions committed and writes in them, for tests and metrics.
     private let counts = Mutex((transactions: 0, writes: 0))
 
-    init(pool: DatabasePool) {
+    /// A writer on `pool` putting at most `maxBatch` writes in one transaction.
+    init(pool: DatabasePool, maxBatch: Int = 256) {
         self.pool = pool
+        self.maxBatch = max(1, maxBatch)
     }
 
     /// Transactions committed so far, and the writes they held.
@@ -39,9 +44,10 @@ final class GroupCommitWriter: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job = Job(
-                run: { db in
-                    let result = Self.inSavepoint(db, body)
-                    return { continuation.resume(with: result) }
+                run: { db, alone in
+                    let result = alone ? Result { try body(db) } : Self.inSavepoint(db, body)
+                    let succeeded = if case .success = result { true } else { false }
+                    return (succeeded, { continuation.resume(with: result) })
                 },
                 fail: { error in continuation.resume(throwing: error) })
             let startDraining = queue.withLock { queue -> Bool in
@@ -58,24 +64,32 @@ final class GroupCommitWriter: Sendable {
     private func drain(_ db: Database) {
         while true {
             let batch = queue.withLock { queue -> [Job] in
-                let batch = queue.pending
-                queue.pending = []
+                let batch = Array(queue.pending.prefix(maxBatch))
+                queue.pending.removeFirst(batch.count)
                 if batch.isEmpty { queue.draining = false }
                 return batch
             }
             guard !batch.isEmpty else { return }
             var replies: [@Sendable () -> Void] = []
             replies.reserveCapacity(batch.count)
+            var committed = true
             do {
                 try db.inTransaction(.immediate) {
-                    for job in batch { replies.append(job.run(db)) }
+                    // A write alone needs no savepoint: if it fails, the transaction rolls back.
+                    if batch.count == 1 {
+                        let (succeeded, reply) = batch[0].run(db, true)
+                        replies.append(reply)
+                        committed = succeeded
+                        return succeeded ? .commit : .rollback
+                    }
+                    for job in batch { replies.append(job.run(db, false).reply) }
                     return .commit
                 }
             } catch {
                 for job in batch { job.fail(error) }
                 continue
             }
-            counts.withLock { $0 = ($0.transactions + 1, $0.writes + batch.count) }
+            if committed { counts.withLock { $0 = ($0.transactions + 1, $0.writes + batch.count) } }
             for reply in replies { reply() }
         }
     }

@@ -15,8 +15,9 @@ public struct SQLiteStore: BazaarStore {
     /// Where every write goes.
     let writer: GroupCommitWriter
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date; at
+    /// most `maxBatch` concurrent writes share a transaction (1 turns grouping off).
+    public init(path: String, maxBatch: Int = 256) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
@@ -25,7 +26,7 @@ public struct SQLiteStore: BazaarStore {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteMigrations.migrator.migrate(pool)
-        writer = GroupCommitWriter(pool: pool)
+        writer = GroupCommitWriter(pool: pool, maxBatch: maxBatch)
     }
 
     /// The names of the migrations applied so far, oldest first.
