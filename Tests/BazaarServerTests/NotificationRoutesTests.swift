@@ -64,7 +64,7 @@ struct NotificationRoutesTests {
             } while cursor != nil
             #expect(seen == all.map(\.id))
             // A cursor from another list is not accepted here.
-            let foreign = try await client.get(APIRoutes.notifications.template + "?cursor=djE6cDox", token: ada.tokens.accessToken)
+            let foreign = try await client.get(APIRoutes.notifications.template + "?cursor=p.1", token: ada.tokens.accessToken)
             expectError(foreign, 400, code: "invalid_cursor")
         }
     }

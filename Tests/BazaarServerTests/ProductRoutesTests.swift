@@ -63,7 +63,7 @@ struct ProductRoutesTests {
             let emptyCursor = try await client.get(APIRoutes.products.template + "?cursor=")
             expectStatus(emptyCursor, 200)
             #expect(try emptyCursor.decode(Page<Product>.self).items.count == 1)
-            for cursor in ["garbage", "djE6bTox", "djE6cDow", "%FF"] {
+            for cursor in ["garbage", "m.1", "p.0", "p.01", "p.1.2", "p.1234567890123456789", "%FF", "djE6cDox"] {
                 expectError(try await client.get(APIRoutes.products.template + "?cursor=\(cursor)"), 400, code: "invalid_cursor")
             }
         }

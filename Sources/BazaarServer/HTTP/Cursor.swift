@@ -1,8 +1,8 @@
 import Foundation
 
-/// Opaque list cursors: a kind letter and a position, base64url-encoded.
-///
-/// Anything that does not decode to a cursor of the expected kind is a 400, never a 500.
+/// List cursors: a kind letter and a position, such as `p.42` (products after sequence number
+/// 42) or `c.1763950000000.<conversation id>`. Clients treat them as opaque; `openapi.yaml` gives
+/// each list's exact pattern, and anything else is a 400, never a 500.
 enum Cursor {
     /// The lists that page.
     enum Kind: String {
@@ -12,47 +12,46 @@ enum Cursor {
         case conversations = "c"
     }
 
+    /// The most digits a position has: 18 always fit in an `Int64`.
+    static let maxDigits = 18
+
     /// Encodes a sequence-number position.
     static func encode(_ kind: Kind, seq: Int64) -> String {
-        base64url("v1:\(kind.rawValue):\(seq)")
+        "\(kind.rawValue).\(seq)"
     }
 
     /// Encodes a conversation-list position.
     static func encode(_ position: ConversationPosition) -> String {
-        base64url("v1:\(Kind.conversations.rawValue):\(position.updatedAtMillis):\(position.id)")
+        "\(Kind.conversations.rawValue).\(position.updatedAtMillis).\(position.id)"
     }
 
-    /// Decodes a sequence-number cursor of the kind; throws 400 otherwise.
+    /// Decodes a sequence-number cursor of the kind (`p.42`); throws 400 otherwise.
     static func decodeSeq(_ text: String?, kind: Kind) throws -> Int64? {
         guard let text else { return nil }
-        let parts = try fields(text, kind: kind)
-        guard parts.count == 3, let seq = Int64(parts[2]), seq > 0 else { throw invalid }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == kind.rawValue, let seq = number(parts[1], allowZero: false) else { throw invalid }
         return seq
     }
 
-    /// Decodes a conversation-list cursor; throws 400 otherwise.
+    /// Decodes a conversation-list cursor (`c.<millis>.<id>`); throws 400 otherwise.
     static func decodeConversation(_ text: String?) throws -> ConversationPosition? {
         guard let text else { return nil }
-        let parts = try fields(text, kind: .conversations)
-        guard parts.count >= 4, let millis = Int64(parts[2]) else { throw invalid }
-        return ConversationPosition(updatedAtMillis: millis, id: parts[3...].joined(separator: ":"))
+        let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Kind.conversations.rawValue, let millis = number(parts[1], allowZero: true),
+            UUID(uuidString: String(parts[2])) != nil, parts[2] == parts[2].lowercased()
+        else { throw invalid }
+        return ConversationPosition(updatedAtMillis: millis, id: String(parts[2]))
     }
 
     private static var invalid: APIError { .badRequest("invalid_cursor", "The cursor is not one this server issued.") }
 
-    private static func fields(_ text: String, kind: Kind) throws -> [String] {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard text.count <= 512, let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8)
-        else { throw invalid }
-        let parts = decoded.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3, parts[0] == "v1", parts[1] == kind.rawValue else { throw invalid }
-        return parts
-    }
-
-    private static func base64url(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    /// 1-18 ASCII digits without a leading zero (`0` itself only when `allowZero`), as a number:
+    /// exactly the positions this server writes, so one position has one spelling.
+    private static func number(_ text: Substring, allowZero: Bool) -> Int64? {
+        let digits = text.utf8
+        guard (1...maxDigits).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            digits.first != UInt8(ascii: "0") || (allowZero && digits.count == 1)
+        else { return nil }
+        return Int64(text)
     }
 }
