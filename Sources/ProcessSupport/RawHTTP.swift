@@ -86,31 +86,27 @@ public enum RawHTTP {
             if var size = receiveBufferSize.map(Int32.init) {
                 setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             }
-            if let sourceAddress {
-                var source = sockaddr_in()
-                source.sin_family = sa_family_t(AF_INET)
-                source.sin_addr.s_addr = inet_addr(sourceAddress)
-                let bound = withUnsafePointer(to: &source) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                }
-                guard bound == 0 else {
-                    let error = SocketError(call: "bind")
-                    close(fd)
-                    throw error
-                }
-            }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                let error = SocketError(call: "connect")
+            do {
+                if let sourceAddress { try Self.call("bind", fd, host: sourceAddress, port: 0) { bind($0, $1, $2) } }
+                try Self.call("connect", fd, host: "127.0.0.1", port: port) { connect($0, $1, $2) }
+            } catch {
                 close(fd)
                 throw error
             }
+        }
+
+        /// Calls `bind` or `connect` on `fd` with the IPv4 address `host`:`port`.
+        private static func call(
+            _ name: String, _ fd: Int32, host: String, port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+        ) throws {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard result == 0 else { throw SocketError(call: name) }
         }
 
         deinit { close(fd) }
