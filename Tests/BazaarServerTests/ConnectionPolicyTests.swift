@@ -86,18 +86,20 @@ struct ConnectionPolicyTests {
 
     @Test("requests that keep coming within the idle timeout keep their connection")
     func steadyConnectionIsKept() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(300), idleTimeout: .milliseconds(400))) { _, port in
+        // Twelve requests 0.25 s apart span 3 s, past the 2 s idle timeout, so the clock must be
+        // reset by each; the margin allows for a test machine stalled several times over.
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(2), idleTimeout: .seconds(2))) { _, port in
             let answers = try await offPool { () -> [String] in
                 let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 3)
                 var answers: [String] = []
-                for _ in 0..<6 {
+                for _ in 0..<12 {
                     try connection.send(healthRequest)
                     answers.append(connection.receive(until: hasWholeHealthAnswer).text)
-                    Thread.sleep(forTimeInterval: 0.2)
+                    Thread.sleep(forTimeInterval: 0.25)
                 }
                 return answers
             }
-            #expect(answers.count == 6)
+            #expect(answers.count == 12)
             #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers)")
         }
     }
@@ -138,15 +140,15 @@ struct ConnectionPolicyTests {
 
     @Test("an event WebSocket is not closed by the idle timeout")
     func webSocketOutlivesIdleTimeout() async throws {
-        // A second's idle timeout: shorter, and the test's own pooled HTTP connection could be
-        // closed by the server just as the next request goes out on it (the keep-alive race a
-        // client avoids by timing out first).
-        try await withServer(ConnectionPolicy(headerTimeout: .seconds(1), idleTimeout: .seconds(1))) { client, _ in
+        // Two seconds' idle timeout: with a shorter one the test's own pooled HTTP connection could
+        // be closed by the server just as the next request goes out on it (the keep-alive race a
+        // client avoids by timing out first), on a busy machine.
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(2), idleTimeout: .seconds(2))) { client, _ in
             let ada = try await client.register("ada")
             let bob = try await client.register("bob")
             let conversation = try await client.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
             let socket = try await EventSocket.connect(baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
-            try await Task.sleep(for: .milliseconds(2500))
+            try await Task.sleep(for: .milliseconds(3500))
             let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken).decode(Message.self)
             #expect(await socket.next(timeout: .seconds(5)) == .messageCreated(sent))
             await socket.close()

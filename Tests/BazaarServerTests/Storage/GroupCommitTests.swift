@@ -2,6 +2,7 @@ import BazaarAPI
 @testable import BazaarServer
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 import TestSupport
 
@@ -64,9 +65,15 @@ struct GroupCommitTests {
         try await withStore { store in
             struct Refused: Error {}
             let before = store.writer.statistics
-            // The first write holds the writer, so the next two queue up and share one transaction.
-            async let holder: Void = store.writer.write { _ in Thread.sleep(forTimeInterval: 0.3) }
-            try await Task.sleep(for: .milliseconds(100))
+            // The first write holds the writer until the next two have queued up behind it, so
+            // those two share one transaction.
+            let release = DispatchSemaphore(value: 0)
+            let holding = Mutex(false)
+            async let holder: Void = store.writer.write { _ in
+                holding.withLock { $0 = true }
+                release.wait()
+            }
+            while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             async let kept: Void = store.writer.write { db in
                 try db.execute(sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u1', 'kept', 'K', 'h', 0)")
             }
@@ -81,6 +88,8 @@ struct GroupCommitTests {
                     return error
                 }
             }()
+            while store.writer.queuedWrites < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            release.signal()
             try await holder
             try await kept
             let error = await refused

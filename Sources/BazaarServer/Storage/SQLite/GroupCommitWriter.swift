@@ -40,6 +40,9 @@ final class GroupCommitWriter: Sendable {
     /// Transactions committed so far, and the writes they held.
     var statistics: (transactions: Int, writes: Int) { counts.withLock { $0 } }
 
+    /// Writes waiting for the next transaction.
+    var queuedWrites: Int { queue.withLock { $0.pending.count } }
+
     /// Runs `body` in the next shared transaction and returns its result once that has committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
