@@ -85,21 +85,21 @@ public final class HTTPCache: Sendable {
             let base = Self.key(for: request, partition: partition)
         else { return nil }
         let requestControl = CacheControl(request.head.headerFields[.cacheControl])
-        let responseControl = CacheControl(Self.joined(response.headerFields, .cacheControl))
         let names = Self.varyNames(Self.joined(response.headerFields, .vary))
-        guard !requestControl.noStore, !responseControl.noStore, !names.contains("*") else {
+        // The entry parses the response's Cache-Control once, for this check and for every look-up.
+        let entry = CachedResponse(
+            response: response, requestDate: requestDate, responseDate: responseDate,
+            varyValues: Self.varyValues(names: names, request: request))
+        guard !requestControl.noStore, !entry.judgement.control.noStore, !names.contains("*") else {
             removeAllVariants(of: base)
             return nil
         }
-        let varyValues = Self.varyValues(names: names, request: request)
         if varyNames(for: base) != names {
             removeAllVariants(of: base)
             remember(names, for: base)
             disk?.storeVaryNames(names, for: base)
         }
         let key = base.with(variant: Self.variant(names: names, request: request))
-        let entry = CachedResponse(
-            response: response, requestDate: requestDate, responseDate: responseDate, varyValues: varyValues)
         guard Freshness.lifetime(of: entry) > 0 || Freshness.canRevalidate(entry) else { return nil }
         put(entry, for: key)
         return entry.decodedValues

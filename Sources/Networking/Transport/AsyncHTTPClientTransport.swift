@@ -68,7 +68,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         do {
             outgoing = try HTTPClient.Request(
                 url: scheme + "://" + authority + path, method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
-                headers: headers, body: request.body.map { Self.clientBody($0, streamed: options.progress != nil) })
+                headers: headers, body: request.body.map { clientBody($0, streamed: options.progress != nil) })
         } catch {
             throw .requestBuildFailed(.invalidPath(path))
         }
@@ -89,12 +89,15 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// The body as AsyncHTTPClient sends it: bytes in one write, or, when it streams from a file or
     /// progress is watched, chunk by chunk as the connection takes them.
-    private static func clientBody(_ body: HTTPBody, streamed: Bool) -> HTTPClient.Body {
+    private func clientBody(_ body: HTTPBody, streamed: Bool) -> HTTPClient.Body {
         if !streamed, case .bytes(let data) = body.storage {
             return .byteBuffer(ByteBuffer(bytes: data))
         }
+        // The client's own event loops, not the process-wide ones: a client made with its own
+        // group keeps all its work there.
+        let eventLoops = client.eventLoopGroup
         return .stream(contentLength: body.length) { writer in
-            let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+            let promise = eventLoops.any().makePromise(of: Void.self)
             promise.completeWithTask {
                 for try await chunk in body.chunks() {
                     try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
