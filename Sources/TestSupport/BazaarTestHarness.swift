@@ -32,6 +32,19 @@ public enum BazaarTestHarness {
         }
     }
 
+    /// Runs `body` against a fresh server on a new temporary SQLite file, with the test
+    /// configuration changed by `configure` first (timeouts, quotas...).
+    public static func withServer<Result: Sendable>(
+        configuring configure: (inout BazaarServerConfiguration) -> Void,
+        _ body: (BazaarTestClient) async throws -> Result
+    ) async throws -> Result {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = Self.configuration(directory: directory)
+        configure(&configuration)
+        return try await withServer(configuration: configuration, body)
+    }
+
     /// Runs `body` against a fresh server (new temporary database unless `configuration` names one),
     /// and always stops the server afterwards.
     public static func withServer<Result: Sendable>(

@@ -8,11 +8,7 @@ import TestSupport
 private func withServer<Result: Sendable>(
     _ policy: ConnectionPolicy, _ body: (BazaarTestClient, Int) async throws -> Result
 ) async throws -> Result {
-    let directory = try BazaarTestHarness.makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var configuration = BazaarTestHarness.configuration(directory: directory)
-    configuration.connections = policy
-    return try await BazaarTestHarness.withServer(configuration: configuration) { client in
+    try await BazaarTestHarness.withServer(configuring: { $0.connections = policy }) { client in
         try await body(client, try #require(client.baseURL.port))
     }
 }

@@ -7,11 +7,7 @@ import TestSupport
 
 /// Runs `body` against a server with `quotas`, on a fresh SQLite file.
 private func withServer<Result: Sendable>(_ quotas: QuotaPolicy, _ body: (BazaarTestClient) async throws -> Result) async throws -> Result {
-    let directory = try BazaarTestHarness.makeTemporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var configuration = BazaarTestHarness.configuration(directory: directory)
-    configuration.quotas = quotas
-    return try await BazaarTestHarness.withServer(configuration: configuration, body)
+    try await BazaarTestHarness.withServer(configuring: { $0.quotas = quotas }, body)
 }
 
 /// Expects a `429 rate_limited` with a `Retry-After` of 1…60 seconds.

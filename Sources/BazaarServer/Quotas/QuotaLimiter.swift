@@ -8,8 +8,15 @@ final class QuotaLimiter: Sendable {
         let subject: String
     }
 
+    private struct Buckets {
+        var byKey: [Key: TokenBucket] = [:]
+        /// The count at which full buckets are next forgotten: twice what a prune kept, so a
+        /// prune (a scan of every bucket) happens once per doubling, never on every charge.
+        var pruneAt = QuotaLimiter.pruneThreshold
+    }
+
     private let policy: QuotaPolicy
-    private let buckets = Mutex([Key: TokenBucket]())
+    private let buckets = Mutex(Buckets())
     /// Past this many buckets, full ones are forgotten (a new bucket is full anyway).
     static let pruneThreshold = 10_000
 
@@ -24,16 +31,17 @@ final class QuotaLimiter: Sendable {
         guard let perMinute = policy.perMinute(action) else { return }
         let now = ContinuousClock.now
         let wait = buckets.withLock { buckets -> Int? in
-            if buckets.count >= Self.pruneThreshold {
-                buckets = buckets.filter { _, bucket in
+            if buckets.byKey.count >= buckets.pruneAt {
+                buckets.byKey = buckets.byKey.filter { _, bucket in
                     var bucket = bucket
                     return !bucket.isFull(now: now)
                 }
+                buckets.pruneAt = max(Self.pruneThreshold, 2 * buckets.byKey.count)
             }
             let key = Key(action: action, subject: subject)
-            var bucket = buckets[key] ?? TokenBucket(perMinute: perMinute, now: now)
+            var bucket = buckets.byKey[key] ?? TokenBucket(perMinute: perMinute, now: now)
             let wait = bucket.take(now: now)
-            buckets[key] = bucket
+            buckets.byKey[key] = bucket
             return wait
         }
         if let wait { throw APIError.rateLimited(action, retryAfter: wait) }
@@ -41,6 +49,6 @@ final class QuotaLimiter: Sendable {
 
     /// Gives back a charge that turned out not to be a new action (an idempotent replay).
     func refund(_ action: QuotaAction, by subject: String) {
-        buckets.withLock { $0[Key(action: action, subject: subject)]?.giveBack() }
+        buckets.withLock { $0.byKey[Key(action: action, subject: subject)]?.giveBack() }
     }
 }

@@ -41,8 +41,13 @@ final class WebSocketUpgradeHook: ChannelInboundHandler, RemovableChannelHandler
         if event is HTTPServerUpgradeEvents {
             // NIO fires this once the frame handlers are in, before replaying buffered bytes.
             let pipeline = context.pipeline.syncOperations
-            if let decoder = try? pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self) {
-                try? pipeline.addHandler(MaskedFrameGuard(), position: .after(decoder))
+            do {
+                let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                try pipeline.addHandler(MaskedFrameGuard(), position: .after(decoder))
+            } catch {
+                // Without the guard, unmasked frames would pass: fail closed rather than serve unchecked.
+                context.close(promise: nil)
+                return
             }
             context.fireUserInboundEventTriggered(event)
             pipeline.removeHandler(context: context, promise: nil)
