@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The client's cost per request for the product-page GET, through the kit and through raw
 # AsyncHTTPClient: CPU time of the client process per request (the server is a separate process),
-# then a `perf record` profile of the kit's path naming where its extra time goes.
+# split at the kit's transport and measured again with no network under the kit, then a
+# `perf record` profile of the kit's path naming where its extra time goes.
 #
 #   Benchmarks/profile-client.sh [REQUESTS]      # default 3000
 set -euo pipefail
@@ -11,9 +12,12 @@ N="${1:-3000}"
 swift build -c release --product client-profile 2>&1 | tail -1
 BIN="$(swift build -c release --show-bin-path)/client-profile"
 
+# The kit's cost split in two: over the network (raw → the kit's transport → the whole stack),
+# and with no network at all (JSONDecoder alone → the whole stack over a recorded answer).
 for round in 1 2; do
-    for path in raw stack; do "$BIN" --path "$path" --requests "$N"; done
+    for path in raw transport stack; do "$BIN" --path "$path" --requests "$N"; done
 done
+for path in decode layers; do "$BIN" --path "$path" --requests $((N * 5)); done
 
 if command -v perf >/dev/null && perf record -o /dev/null -q true 2>/dev/null; then
     DATA="$(mktemp)"

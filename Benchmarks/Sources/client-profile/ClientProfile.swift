@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import BazaarAPI
 import BenchSupport
 import Foundation
+import HTTPTypes
 import Networking
 import Session
 
@@ -20,12 +21,16 @@ struct ClientProfile: AsyncParsableCommand {
 
     /// Which client sends the requests.
     enum Path: String, ExpressibleByArgument, CaseIterable {
-        case raw, stack, hit
+        case raw, transport, stack, layers, decode, hit
     }
 
     @Option(
         help: """
-            raw (AsyncHTTPClient + JSONDecoder), stack (authenticated controller → performer → decode),             or hit (one product served fresh from the kit's HTTP cache).
+            raw (AsyncHTTPClient + JSONDecoder); transport (the kit's AsyncHTTPClientTransport + \
+            JSONDecoder); stack (authenticated controller → performer → decode); layers (the stack over \
+            a transport that answers a recorded page at once: the kit's own cost, no network); decode \
+            (JSONDecoder on that recorded page alone); hit (one product served fresh from the kit's \
+            HTTP cache).
             """)
     var path: Path = .stack
 
@@ -47,25 +52,54 @@ struct ClientProfile: AsyncParsableCommand {
         let cached = NonAuthenticatedNetworkController(
             client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(cache: try HTTPCache())))
         let product = BazaarEndpoints.product(id: fixture.productID)
+        let transport = AsyncHTTPClientTransport()
+        guard let pageURL = URL(string: fixture.pageURL) else { throw ValidationError("not a URL: \(fixture.pageURL)") }
+        var head = HTTPRequest(method: .get, url: pageURL)
+        head.headerFields[.authorization] = fixture.authorization
+        let transportRequest = TransportRequest(head: head)
+        let recorded = try await transport.send(transportRequest, options: TransferOptions())
+        let layers = AuthenticatedNetworkController(
+            client: .bazaar(
+                baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
+            session: fixture.session.network.session, cachePartition: "profile")
         func send() async throws {
             switch path {
             case .raw: _ = try await fixture.rawPage(decoder: decoder)
+            case .transport:
+                let response = try await transport.send(transportRequest, options: TransferOptions())
+                _ = try decoder.decode(Page<Product>.self, from: response.body)
             case .stack: _ = try await fixture.session.network.request(StackFixture.page)
+            case .layers: _ = try await layers.request(StackFixture.page)
+            case .decode: _ = try decoder.decode(Page<Product>.self, from: recorded.body)
             case .hit: _ = try await cached.request(product)
             }
         }
         for _ in 0..<warmup { try await send() }
+        let switchesBefore = ContextSwitches.now()
         let cpuBefore = ProcessCPU.now()
         let clock = ContinuousClock()
         let started = clock.now
         for _ in 0..<requests { try await send() }
         let elapsed = clock.now - started
         let cpu = ProcessCPU.now() - cpuBefore
+        let switches = ContextSwitches.now() - switchesBefore
         let perRequest = requests == 0 ? 0 : cpu / Double(requests) * 1e6
         let wall = requests == 0 ? 0 : Double(elapsed.components.seconds) * 1e6 / Double(requests)
             + Double(elapsed.components.attoseconds) / 1e12 / Double(requests)
         print(
             "client-profile \(path.rawValue): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
-                + "wall \(String(format: "%.1f", wall)) µs/request, pid \(ProcessInfo.processInfo.processIdentifier)")
+                + "wall \(String(format: "%.1f", wall)) µs/request, "
+                + "\(String(format: "%.2f", requests == 0 ? 0 : Double(switches) / Double(requests))) context switches/request, pid \(ProcessInfo.processInfo.processIdentifier)")
+    }
+}
+
+/// Answers every request with one recorded response: the kit's layers with no network under them.
+struct RecordedTransport: HTTPTransport {
+    /// The answer to every request.
+    let response: TransportResponse
+
+    /// Returns ``response`` at once.
+    func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError) -> TransportResponse {
+        response
     }
 }

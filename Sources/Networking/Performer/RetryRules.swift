@@ -17,7 +17,10 @@ enum RetryRules {
 
     /// Statuses worth another attempt for a request that may be repeated.
     static func isRetryable(status: Int) -> Bool {
-        [408, 429, 500, 502, 503, 504].contains(status)
+        switch status {
+        case 408, 429, 500, 502, 503, 504: true
+        default: false
+        }
     }
 
     /// Failures worth another attempt: the server was unreachable, or did not answer in time.
