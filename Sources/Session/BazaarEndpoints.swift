@@ -64,8 +64,18 @@ public enum BazaarEndpoints {
     public static func products(query: String? = nil, cursor: String? = nil, limit: Int? = nil)
         -> NonAuthenticatedEndpoint<Page<Product>>
     {
-        NonAuthenticatedEndpoint(
-            .get, APIRoutes.products.template, parameters: .url(["query": query, "cursor": cursor, "limit": limit]))
+        products(search: ProductSearch(text: query), cursor: cursor, limit: limit)
+    }
+
+    /// `GET /v1/products`: a page of the products `search` finds (text, price range, seller) in
+    /// its order; `cursor` continues from the previous page of the same search.
+    public static func products(search: ProductSearch, cursor: String? = nil, limit: Int? = nil)
+        -> NonAuthenticatedEndpoint<Page<Product>>
+    {
+        var query = QueryParameters(search.queryParameters.map { QueryParameters.Item(name: $0.name, value: $0.value) })
+        if let cursor { query.append("cursor", cursor) }
+        if let limit { query.append("limit", limit) }
+        return NonAuthenticatedEndpoint(.get, APIRoutes.products.template, parameters: .url(query))
     }
 
     /// `GET /v1/products/{id}`: one product.

@@ -57,9 +57,11 @@ struct ConnectionPolicyTests {
 
     @Test("a kept-alive connection left idle is closed quietly after the idle timeout")
     func idleKeepAliveIsClosed() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .milliseconds(300))) { _, port in
+        // A full second: on a loaded machine (every suite at once) the first request may wait
+        // that long to be read, and the idle clock runs until it is.
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .seconds(1))) { _, port in
             let (first, rest, idle) = try await offPool { () -> (RawHTTP.Exchange, RawHTTP.Exchange, Duration) in
-                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 3)
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 6)
                 try connection.send(healthRequest)
                 let first = connection.receive(until: hasWholeHealthAnswer)
                 let answered = ContinuousClock.now
@@ -68,7 +70,7 @@ struct ConnectionPolicyTests {
             }
             #expect(first.text.hasPrefix("HTTP/1.1 200"))
             #expect(rest.closedByServer && rest.response.isEmpty, "closed with nothing more said: \(rest.text)")
-            #expect(idle >= .milliseconds(250) && idle < .seconds(2), "closed after \(idle) idle")
+            #expect(idle >= .milliseconds(900) && idle < .seconds(5), "closed after \(idle) idle")
         }
     }
 

@@ -7,6 +7,9 @@ enum Cursor {
     /// The lists that page.
     enum Kind: String {
         case products = "p"
+        case productsByRelevance = "r"
+        case productsByPriceAscending = "a"
+        case productsByPriceDescending = "d"
         case messages = "m"
         case notifications = "n"
         case conversations = "c"
@@ -41,6 +44,38 @@ enum Cursor {
             UUID(uuidString: String(parts[2])) != nil, parts[2] == parts[2].lowercased()
         else { throw invalid }
         return ConversationPosition(updatedAtMillis: millis, id: String(parts[2]))
+    }
+
+    /// Encodes a product-list position: `p.<seq>`, `r.<1 or 0>.<seq>` (title match or not),
+    /// `a.<cents>.<seq>` or `d.<cents>.<seq>`.
+    static func encode(_ position: ProductPosition, order: ProductOrder) -> String {
+        switch position {
+        case .newest(let seq): encode(.products, seq: seq)
+        case .relevance(let titleMatch, let seq): "\(Kind.productsByRelevance.rawValue).\(titleMatch ? 1 : 0).\(seq)"
+        case .price(let cents, let seq):
+            "\((order == .priceDescending ? Kind.productsByPriceDescending : .productsByPriceAscending).rawValue).\(cents).\(seq)"
+        }
+    }
+
+    /// Decodes a product-list cursor, which must be of `order`'s kind; throws 400 otherwise.
+    static func decodeProducts(_ text: String?, order: ProductOrder) throws -> ProductPosition? {
+        guard let text else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        switch order {
+        case .newest:
+            return .newest(seq: try decodeSeq(text, kind: .products) ?? 0)
+        case .relevance:
+            guard parts.count == 3, parts[0] == Kind.productsByRelevance.rawValue, parts[1] == "0" || parts[1] == "1",
+                let seq = number(parts[2], allowZero: false)
+            else { throw invalid }
+            return .relevance(titleMatch: parts[1] == "1", seq: seq)
+        case .priceAscending, .priceDescending:
+            let kind: Kind = order == .priceAscending ? .productsByPriceAscending : .productsByPriceDescending
+            guard parts.count == 3, parts[0] == kind.rawValue, let cents = number(parts[1], allowZero: true),
+                let seq = number(parts[2], allowZero: false)
+            else { throw invalid }
+            return .price(cents: cents, seq: seq)
+        }
     }
 
     private static var invalid: APIError { .badRequest("invalid_cursor", "The cursor is not one this server issued.") }

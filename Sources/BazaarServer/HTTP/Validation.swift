@@ -55,6 +55,11 @@ enum Validation {
         return value
     }
 
+    /// Whether `text` is an id as this server makes them: a lower-case UUID.
+    static func isId(_ text: String) -> Bool {
+        UUID(uuidString: text) != nil && text == text.lowercased()
+    }
+
     /// The length rule, and no NUL characters: PostgreSQL's text cannot hold them, so the API
     /// refuses them everywhere rather than only on one storage.
     static func length(_ value: String, field: String, _ range: ClosedRange<Int>) throws {

@@ -9,15 +9,16 @@ struct ProductRoutes: RouteGroup {
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.products) { request, _ in
             let limit = try QueryParameters.limit(request)
-            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .products)
-            let query = QueryParameters.string(request, "query")
-            if let query { try Validation.length(query, field: "query", 0...200) }
-            let key = "page\u{0}\(query ?? "")\u{0}\(position.map(String.init) ?? "")\u{0}\(limit)"
+            let search = try ProductListParameters(request)
+            let query = ProductQuery(
+                search: search.expression, filters: search.filters, order: search.order,
+                after: try Cursor.decodeProducts(QueryParameters.cursor(request, "cursor"), order: search.order), limit: limit)
             return try await JSONResponse.cacheable(
-                key: key, in: deps.publicReads, request: request, cacheControl: "public, max-age=0, must-revalidate"
+                key: search.cacheKey(cursor: query.after, limit: limit), in: deps.publicReads, request: request,
+                cacheControl: "public, max-age=0, must-revalidate"
             ) {
-                let slice = try await deps.store.products(matching: query, before: position, limit: limit)
-                return Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.products, seq: $0) })
+                let page = try await deps.store.products(query)
+                return Page(items: page.items, nextCursor: page.next.map { Cursor.encode($0, order: query.order) })
             }
         }
         router.on(APIRoutes.product) { request, context in

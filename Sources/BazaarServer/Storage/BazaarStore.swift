@@ -40,8 +40,8 @@ public protocol BazaarStore: Sendable {
     func createProduct(_ product: Product) async throws
     /// The product with this id, or `nil`.
     func product(id: String) async throws -> Product?
-    /// Products newest first, optionally filtered by a case-insensitive text match, after a position.
-    func products(matching query: String?, before position: Int64?, limit: Int) async throws -> Slice<Product>
+    /// Up to `scan.limit` products of one ordered, filtered run (see ``products(_:)`` for pages).
+    func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct]
 
     // MARK: Conversations and messages
 

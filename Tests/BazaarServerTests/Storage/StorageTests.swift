@@ -129,11 +129,11 @@ struct StorageTests {
             var listed: [Product] = []
             for index in 0..<7 { listed.append(try await fixtures.product("Item \(index)", seller: ada)) }
             var seen: [Product] = []
-            var position: Int64?
+            var position: ProductPosition?
             repeat {
-                let slice = try await store.products(matching: nil, before: position, limit: 3)
-                seen += slice.items
-                position = slice.next
+                let page = try await store.products(ProductQuery(after: position, limit: 3))
+                seen += page.items
+                position = page.next
                 // A product listed while paging never appears on a later page.
                 if seen.count == 3 { _ = try await fixtures.product("Late", seller: ada) }
             } while position != nil
@@ -144,18 +144,27 @@ struct StorageTests {
     }
 
     @Test(arguments: StorageKind.available)
-    func searchMatchesTitleOrDescriptionIgnoringCaseAndTreatsWildcardsAsText(storage: StorageKind) async throws {
+    func searchFindsWordFormsAndRanksTitleMatchesFirst(storage: StorageKind) async throws {
         try await storage.withStore { store in
             let fixtures = StoreFixtures(store)
             let ada = try await fixtures.user("ada")
             let bike = try await fixtures.product("Road BIKE", seller: ada)
-            let lamp = try await fixtures.product("Lamp", seller: ada, description: "for a bike shed, 100% brass")
-            _ = try await fixtures.product("Chair", seller: ada, description: "oak-wood")
-            #expect(try await store.products(matching: "bike", before: nil, limit: 10).items == [lamp, bike])
-            #expect(try await store.products(matching: "100%", before: nil, limit: 10).items == [lamp])
-            #expect(try await store.products(matching: "%", before: nil, limit: 10).items == [lamp])
-            #expect(try await store.products(matching: "oak_wood", before: nil, limit: 10).items.isEmpty)
-            #expect(try await store.products(matching: "", before: nil, limit: 10).items.count == 3)
+            let lamp = try await fixtures.product("Lamp", seller: ada, description: "for bike sheds, 100% brass")
+            let chair = try await fixtures.product("Chair", seller: ada, description: "oak-wood")
+            let newer = try await fixtures.product("Bikes for kids", seller: ada)
+            let map = try await fixtures.product("Map of the road", seller: ada, description: "Bike lanes and paths")
+            func search(_ text: String) async throws -> [Product] {
+                try await store.products(ProductQuery(search: try SearchExpression.parse(text), limit: 10)).items
+            }
+            #expect(try await search("bikes") == [newer, bike, map, lamp])
+            // A phrase never runs from the end of the title into the description.
+            #expect(try await search("\"road bike\"") == [bike])
+            #expect(try await search("road bike") == [bike, map])
+            #expect(try await search("brass 100") == [lamp])
+            #expect(try await search("\"oak wood\"") == [chair])
+            #expect(try await search("bike -kids") == [bike, map, lamp])
+            #expect(try await search("chair or lamp") == [chair, lamp])
+            #expect(try await store.products(ProductQuery(limit: 10)).items.count == 5)
         }
     }
 

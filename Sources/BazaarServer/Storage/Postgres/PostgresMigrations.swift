@@ -17,6 +17,9 @@ enum PostgresMigrations {
         let name: String
         /// The statements, run in order in one transaction.
         let statements: [String]
+        /// Work SQL alone cannot do (such as filling a new column with values computed in
+        /// Swift), run after the statements in the same transaction.
+        var backfill: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil
     }
 
     /// The advisory-lock key migrations hold ("bazaar" in ASCII).
@@ -117,6 +120,17 @@ enum PostgresMigrations {
             "CREATE TABLE login_failures (throttle_key TEXT NOT NULL, failed_at BIGINT NOT NULL)",
             "CREATE INDEX login_failures_key ON login_failures(throttle_key, failed_at)",
         ]),
+        // Full-text search: the vectors hold ``SearchTokenizer`` terms (the SQLite index's own),
+        // written by the store with each product; rows from before are filled here.
+        Migration(
+            name: "v3-product-search",
+            statements: [
+                "ALTER TABLE products ADD COLUMN search_vector TSVECTOR, ADD COLUMN title_vector TSVECTOR",
+                "CREATE INDEX products_search ON products USING GIN (search_vector)",
+                "CREATE INDEX products_seller ON products (seller_id, seq)",
+                "CREATE INDEX products_price ON products (price_cents, seq)",
+            ],
+            backfill: { connection, logger in try await PostgresSearchVectors.backfill(connection, logger: logger) }),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns
@@ -141,6 +155,7 @@ enum PostgresMigrations {
                     for statement in migration.statements {
                         try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
+                    try await migration.backfill?(transaction, logger)
                     try await transaction.query("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
                 }
                 logger.notice("applied migration", metadata: ["migration": "\(migration.name)"])

@@ -3,13 +3,15 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// Lists a product; its identity `seq` orders the product list.
+    /// Lists a product with its search vectors; its identity `seq` orders the product list.
     public func createProduct(_ product: Product) async throws {
+        let vectors = try PostgresSearchVectors.vectors(title: product.title, description: product.description)
         try await database.rows(
             """
-            INSERT INTO products (id, seller_id, title, description, price_cents, currency, created_at)
+            INSERT INTO products (id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector)
             VALUES (\(product.id), \(product.sellerId), \(product.title), \(product.description), \(product.priceCents),
-                \(product.currency), \(SQLiteStore.millis(product.createdAt)))
+                \(product.currency), \(SQLiteStore.millis(product.createdAt)), \(vectors.search)::TSVECTOR,
+                \(vectors.title)::TSVECTOR)
             """)
     }
 
@@ -19,17 +21,54 @@ extension PostgresStore {
             .map(Self.product)
     }
 
-    /// Products newest first (by `seq`), filtered by a case-insensitive substring of title or
-    /// description, keyset-paginated as on SQLite.
-    public func products(matching query: String?, before position: Int64?, limit: Int) async throws -> Slice<Product> {
-        let pattern: String? = query.flatMap { $0.isEmpty ? nil : "%" + SQLiteStore.escapeLike($0.lowercased()) + "%" }
-        let rows = try await database.rows(
-            """
-            SELECT \(unescaped: Self.productColumns) FROM products
-            WHERE (\(pattern)::TEXT IS NULL OR LOWER(title) LIKE \(pattern) ESCAPE '\\' OR LOWER(description) LIKE \(pattern) ESCAPE '\\')
-              AND (\(position)::BIGINT IS NULL OR seq < \(position))
-            ORDER BY seq DESC LIMIT \(limit + 1)
-            """)
-        return try Self.slice(rows, limit: limit, map: Self.product)
+    /// One ordered run of products; a text condition is answered by the GIN index on
+    /// `search_vector` (or, for a common word, by walking `seq` backwards, as the planner judges).
+    public func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct] {
+        try await database.rows(Self.query(for: scan)).map { row in
+            let cells = row.makeRandomAccess()
+            return ScannedProduct(product: try Self.product(cells, prefix: ""), seq: try cells["seq"].decode(Int64.self))
+        }
+    }
+
+    /// The statement for `scan`, every value bound (the search as a `tsquery` literal of terms).
+    static func query(for scan: ProductScan) -> PostgresQuery {
+        var sql = "SELECT \(productColumns) FROM products"
+        var conditions: [String] = []
+        var bindings = PostgresBindings()
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        switch scan.text {
+        case .all:
+            break
+        case .matching(let search):
+            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+        case .titleMatching(let search):
+            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            conditions.append("title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY")
+        case .descriptionOnlyMatching(let search):
+            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            conditions.append("NOT (title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY)")
+        }
+        if let minimum = scan.filters.minPriceCents { conditions.append("price_cents >= \(bind(minimum))") }
+        if let maximum = scan.filters.maxPriceCents { conditions.append("price_cents <= \(bind(maximum))") }
+        if let seller = scan.filters.sellerId { conditions.append("seller_id = \(bind(seller))") }
+        let orderBy: String
+        switch scan.order {
+        case .newest:
+            if let after = scan.after { conditions.append("seq < \(bind(after.seq))") }
+            orderBy = "seq DESC"
+        case .priceAscending, .priceDescending:
+            let ascending = scan.order == .priceAscending
+            if let after = scan.after, let price = after.priceCents {
+                let p = bind(price)
+                conditions.append("(price_cents \(ascending ? ">" : "<") \(p) OR (price_cents = \(p) AND seq < \(bind(after.seq))))")
+            }
+            orderBy = "price_cents \(ascending ? "ASC" : "DESC"), seq DESC"
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY \(orderBy) LIMIT \(bind(Int64(scan.limit)))"
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 }

@@ -98,6 +98,30 @@ enum SQLiteMigrations {
                 CREATE INDEX notifications_user ON notifications(user_id, seq);
                 """)
         }
+        migrator.registerMigration("v2-product-search") { db in
+            // Full-text index over title and description, kept by triggers; its rowid is the
+            // product's seq, so newest-first search walks the index backwards and stops early.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE products_fts USING fts5(
+                    title, description, content = 'products', content_rowid = 'seq',
+                    tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
+                CREATE TRIGGER products_fts_insert AFTER INSERT ON products BEGIN
+                    INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
+                END;
+                CREATE TRIGGER products_fts_delete AFTER DELETE ON products BEGIN
+                    INSERT INTO products_fts (products_fts, rowid, title, description)
+                    VALUES ('delete', old.seq, old.title, old.description);
+                END;
+                CREATE TRIGGER products_fts_update AFTER UPDATE OF seq, title, description ON products BEGIN
+                    INSERT INTO products_fts (products_fts, rowid, title, description)
+                    VALUES ('delete', old.seq, old.title, old.description);
+                    INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
+                END;
+                INSERT INTO products_fts (products_fts) VALUES ('rebuild');
+                CREATE INDEX products_seller ON products (seller_id, seq);
+                CREATE INDEX products_price ON products (price_cents, seq);
+                """)
+        }
         return migrator
     }
 }

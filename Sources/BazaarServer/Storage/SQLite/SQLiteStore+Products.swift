@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// Lists a product; its `seq` orders the product list.
+    /// Lists a product; its `seq` orders the product list (and the full-text index follows by trigger).
     public func createProduct(_ product: Product) async throws {
         try await writer.write { db in
             let seq = try Self.nextSeq(db, table: .products)
@@ -24,40 +24,67 @@ extension SQLiteStore {
         try await pool.read { db in try Self.fetchProduct(db, id: id) }
     }
 
-    /// Products newest first (by `seq`), filtered by a case-insensitive substring of title or description.
-    ///
-    /// Keyset pagination on `seq` keeps pages stable: products added meanwhile get higher numbers
-    /// and so never push an item onto a later page twice or skip one.
-    public func products(matching query: String?, before position: Int64?, limit: Int) async throws -> Slice<Product> {
-        try await pool.read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let query, !query.isEmpty {
-                let pattern = "%" + Self.escapeLike(query.lowercased()) + "%"
-                conditions.append("(LOWER(title) LIKE ? ESCAPE '\\' OR LOWER(description) LIKE ? ESCAPE '\\')")
-                arguments += [pattern, pattern]
+    /// One ordered run of products. A text condition is answered by the FTS5 index, whose rowid
+    /// is `seq`: newest first it walks the index backwards from the position and stops at the limit.
+    public func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct] {
+        let (sql, arguments) = Self.sql(for: scan)
+        return try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                ScannedProduct(product: try Self.product(row), seq: try row.decode(Int64.self, forColumn: "seq"))
             }
-            if let position {
-                conditions.append("seq < ?")
-                arguments += [position]
-            }
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            arguments += [limit + 1]
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM products \(whereClause) ORDER BY seq DESC LIMIT ?", arguments: arguments)
-            let page = Array(rows.prefix(limit))
-            let next: Int64? = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
-            return Slice(items: try page.map(Self.product), next: next)
         }
     }
 
-    /// Escapes `%`, `_` and the escape character itself for a `LIKE ... ESCAPE '\'` pattern.
-    static func escapeLike(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { result.append("\\") }
-            result.append(character)
+    /// The statement for `scan`; every value is bound, and the text is only FTS5 syntax made by
+    /// ``SearchExpression`` (phrases quoted), itself bound as the `MATCH` argument.
+    static func sql(for scan: ProductScan) -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        let match: String? =
+            switch scan.text {
+            case .all: nil
+            case .matching(let search): search.fts5Match
+            case .titleMatching(let search): "(\(search.fts5Match)) AND (\(search.requiredOnly.fts5TitleMatch))"
+            case .descriptionOnlyMatching(let search): "(\(search.fts5Match)) NOT (\(search.requiredOnly.fts5TitleMatch))"
+            }
+        var from = "products p"
+        if let match {
+            from = "products_fts f JOIN products p ON p.seq = f.rowid"
+            conditions.append("products_fts MATCH ?")
+            arguments += [match]
         }
-        return result
+        if let minimum = scan.filters.minPriceCents {
+            conditions.append("p.price_cents >= ?")
+            arguments += [minimum]
+        }
+        if let maximum = scan.filters.maxPriceCents {
+            conditions.append("p.price_cents <= ?")
+            arguments += [maximum]
+        }
+        if let seller = scan.filters.sellerId {
+            conditions.append("p.seller_id = ?")
+            arguments += [seller]
+        }
+        // Newest first reads the FTS index's own rowid order when there is a match.
+        let seq = match == nil ? "p.seq" : "f.rowid"
+        let orderBy: String
+        switch scan.order {
+        case .newest:
+            if let after = scan.after {
+                conditions.append("\(seq) < ?")
+                arguments += [after.seq]
+            }
+            orderBy = "\(seq) DESC"
+        case .priceAscending, .priceDescending:
+            let ascending = scan.order == .priceAscending
+            if let after = scan.after, let price = after.priceCents {
+                conditions.append("(p.price_cents \(ascending ? ">" : "<") ? OR (p.price_cents = ? AND p.seq < ?))")
+                arguments += [price, price, after.seq]
+            }
+            orderBy = "p.price_cents \(ascending ? "ASC" : "DESC"), p.seq DESC"
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        arguments += [scan.limit]
+        return ("SELECT p.* FROM \(from)\(whereClause) ORDER BY \(orderBy) LIMIT ?", arguments)
     }
 }

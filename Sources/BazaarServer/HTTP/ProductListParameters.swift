@@ -1,0 +1,74 @@
+import BazaarAPI
+import Hummingbird
+
+/// The search, filters and order of `GET /v1/products`, read from the query string and checked:
+/// a value that breaks a rule is a 422 naming the parameter.
+struct ProductListParameters {
+    /// The parsed search text; `nil` when absent or blank.
+    let expression: SearchExpression?
+    /// Price range and seller.
+    let filters: ProductFilters
+    /// The order: as asked, or relevance with search text and newest without.
+    let order: ProductOrder
+    /// The text as sent, for the cache key.
+    private let text: String
+
+    /// The most a price filter may be: the same bound as a product's price.
+    static let maxPrice: Int64 = 1_000_000_000_000
+
+    /// Reads and checks the parameters of `request`.
+    init(_ request: Request) throws {
+        text = QueryParameters.string(request, "query") ?? ""
+        try Validation.length(text, field: "query", 0...200)
+        do {
+            expression = try SearchExpression.parse(text)
+        } catch let failure as SearchExpression.Failure {
+            throw APIError.invalidField("query", failure.description)
+        }
+        let minimum = try Self.price(request, "minPriceCents")
+        let maximum = try Self.price(request, "maxPriceCents")
+        if let minimum, let maximum, minimum > maximum {
+            throw APIError.invalidField("minPriceCents", "must not be more than maxPriceCents")
+        }
+        let seller = QueryParameters.string(request, "sellerId")
+        if let seller, !Validation.isId(seller) {
+            throw APIError.invalidField("sellerId", "must be a user id")
+        }
+        filters = ProductFilters(minPriceCents: minimum, maxPriceCents: maximum, sellerId: seller)
+        let sort = try QueryParameters.string(request, "sort").map { text in
+            guard let sort = ProductSort(rawValue: text) else {
+                throw APIError.invalidField("sort", "must be one of \(ProductSort.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return sort
+        }
+        order = ProductQuery(search: expression, order: sort.map(Self.order), limit: 1).order
+    }
+
+    /// The storage order for an API sort.
+    static func order(_ sort: ProductSort) -> ProductOrder {
+        switch sort {
+        case .relevance: .relevance
+        case .newest: .newest
+        case .priceAscending: .priceAscending
+        case .priceDescending: .priceDescending
+        }
+    }
+
+    /// A price parameter: whole minor units from 0 to ``maxPrice``.
+    private static func price(_ request: Request, _ name: String) throws -> Int64? {
+        guard let text = QueryParameters.string(request, name) else { return nil }
+        guard let value = Int64(text), (0...maxPrice).contains(value) else {
+            throw APIError.invalidField(name, "must be an integer from 0 to \(maxPrice)")
+        }
+        return value
+    }
+
+    /// The key of this page in the encoded-response cache: every parameter that shapes it.
+    func cacheKey(cursor: ProductPosition?, limit: Int) -> String {
+        let parts: [String] = [
+            "page", text, filters.minPriceCents.map(String.init) ?? "", filters.maxPriceCents.map(String.init) ?? "",
+            filters.sellerId ?? "", "\(order)", cursor.map { Cursor.encode($0, order: order) } ?? "", "\(limit)",
+        ]
+        return parts.joined(separator: "\u{0}")
+    }
+}
