@@ -4,13 +4,13 @@ import Foundation
 import Networking
 import Session
 
-/// Browsing and searching products a page at a time. An actor: it remembers the pages loaded so far.
+/// Browsing and searching products (text, price range, seller, order) a page at a time. An actor: it remembers the pages loaded so far.
 public actor ProductListLogicController: ProductListLogic {
     private let network: NonAuthenticatedNetworkController
     private let pageSize: Int
     private let broadcast = StateBroadcast<ScreenState<ProductListContent>>(.loading)
     private var list = PagedItems<Product>()
-    private var currentQuery: String?
+    private var currentSearch = ProductSearch()
 
     /// Makes the logic over the public controller, loading `pageSize` products per page.
     public init(network: NonAuthenticatedNetworkController, pageSize: Int = 20) {
@@ -26,8 +26,11 @@ public actor ProductListLogicController: ProductListLogic {
     public func send(_ action: ProductListAction) async -> ScreenState<ProductListContent> {
         switch action {
         case .load(let query):
-            let trimmed = query?.trimmingCharacters(in: .whitespaces)
-            currentQuery = trimmed?.isEmpty == false ? trimmed : nil
+            return await send(.search(ProductSearch(text: query)))
+        case .search(var search):
+            let trimmed = search.text?.trimmingCharacters(in: .whitespaces)
+            search.text = trimmed?.isEmpty == false ? trimmed : nil
+            currentSearch = search
             return broadcast.publish(await fetch(after: nil))
         case .loadMore:
             guard let cursor = list.nextCursor else { return broadcast.publish(.presenting(content)) }
@@ -43,13 +46,13 @@ public actor ProductListLogicController: ProductListLogic {
     }
 
     private var content: ProductListContent {
-        ProductListContent(products: list.items, query: currentQuery, hasMore: list.hasMore)
+        ProductListContent(products: list.items, search: currentSearch, hasMore: list.hasMore)
     }
 
     private func fetch(after cursor: String?) async -> ScreenState<ProductListContent> {
         do throws(NetworkError) {
             list.receive(
-                try await network.request(BazaarEndpoints.products(query: currentQuery, cursor: cursor, limit: pageSize)),
+                try await network.request(BazaarEndpoints.products(search: currentSearch, cursor: cursor, limit: pageSize)),
                 after: cursor)
             return .presenting(content)
         } catch {

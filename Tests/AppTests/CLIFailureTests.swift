@@ -50,6 +50,9 @@ struct CLIFailureTests {
         let cases: [([String], String)] = [
             (["chat", "send"], "Missing expected argument"),
             (["products", "--limit", "0"], "--limit must be between 1 and 500"),
+            (["products", "--min-price", "cheap"], "--min-price must be a price like 20 or 4.50 (got 'cheap')"),
+            (["products", "--min-price", "50", "--max-price", "20"], "--min-price must not be more than --max-price"),
+            (["products", "--sort", "cheapest"], "--sort"),
         ]
         for (arguments, message) in cases {
             let outcome = try await user.run(arguments)

@@ -110,6 +110,35 @@ def test_sell_with_an_invalid_price_shows_the_error_beside_the_field(stack, brow
     shoot(page)
 
 
+def test_search_with_price_filters_and_order_then_more_from_the_seller(stack, browser, shoot):
+    api, web = stack
+    page = browser.new_context().new_page()
+    register(page, web.url, "fia", "Fia")
+    for title, price in (("Brass lamp", "40"), ("Desk lamps, pair", "15"), ("Lamp shade", "5"), ("Oak desk", "90")):
+        sell(page, web.url, title, price, description="From a flat clearance")
+    page.goto(f"{web.url}/products")
+    page.get_by_label("Search products").fill("lamps")
+    page.get_by_label("Lowest price").fill("10")
+    page.get_by_label("Order").select_option(label="Price: low to high")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("ul.products .title")).to_have_text(["Desk lamps, pair", "Brass lamp"])
+    expect(page.get_by_label("Order")).to_have_value("price_asc")
+    expect(page.get_by_label("Lowest price")).to_have_value("10")
+    shoot(page)
+    page.get_by_label("Lowest price").fill("ten")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("#min-price-error")).to_have_text("Enter a price like 20 or 4.50.")
+    expect(page.get_by_label("Lowest price")).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Lowest price").fill("")
+    page.get_by_label("Search products").fill("-desk")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("#search-error")).to_contain_text("not only what to leave out")
+    page.goto(f"{web.url}/products?q=desk")
+    page.get_by_role("link", name="Oak desk").click()
+    page.get_by_role("link", name="More from Fia").click()
+    expect(page.locator("ul.products .title")).to_have_text(["Oak desk", "Lamp shade", "Desk lamps, pair", "Brass lamp"])
+
+
 def test_hostile_titles_render_as_text(stack, browser, shoot):
     api, web = stack
     page = browser.new_context().new_page()
@@ -196,7 +225,7 @@ def test_no_serious_accessibility_violations_on_any_screen(stack, browser, shoot
     conversation_url = page.url
     axe = Axe()
     failures = {}
-    for path in ["/products", "/products?q=book", product_url, "/sell", "/conversations", conversation_url,
+    for path in ["/products", "/products?q=book", "/products?q=book&min=x&sort=price_asc", product_url, "/sell", "/conversations", conversation_url,
                  "/notifications", "/profile", "/signin"]:
         page.goto(path if path.startswith("http") else f"{web.url}{path}")
         results = axe.run(page)

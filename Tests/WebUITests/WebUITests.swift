@@ -64,6 +64,23 @@ struct PageRendererTests {
         #expect(html.contains("value=\"&quot; onmouseover"), "the search box and the form token are escaped inside attributes")
     }
 
+    @Test("the search form keeps what was typed, marks the chosen order, and shows each error beside its field")
+    func searchForm() throws {
+        let renderer = try PageRenderer()
+        var form = ProductSearchForm()
+        form.text = "lamp"
+        form.minPrice = "ten"
+        form.sort = "price_desc"
+        form.errors = ["min": "Enter a price like 20 or 4.50."]
+        let html = renderer.render(ProductListView(form: form, content: nil, pages: 1, nav: NavigationView(user: nil, csrf: "t")), "products")
+        #expect(html.contains("<p id=\"min-price-error\" class=\"field-error\">Enter a price like 20 or 4.50.</p>"))
+        #expect(html.contains("value=\"ten\" aria-invalid=\"true\" aria-describedby=\"min-price-error\""))
+        #expect(html.contains("<option value=\"price_desc\" selected>Price: high to low</option>"))
+        #expect(html.contains("<option value=\"\">Best match</option>"))
+        #expect(!html.contains("max-price-error"))
+        #expect(html.contains("Nothing found."))
+    }
+
     @Test("the sell form shows each error beside its own field")
     func sellErrors() throws {
         let renderer = try PageRenderer()

@@ -2,25 +2,35 @@ import BazaarAPI
 
 /// What the product list shows: the products loaded so far and whether more pages exist.
 public struct ProductListContent: Sendable, Equatable {
-    /// The products, newest first.
+    /// The products, in the search's order (newest first without one).
     public var products: [Product]
-    /// The search, if any.
-    public var query: String?
+    /// The search, filters and order the list shows.
+    public var search: ProductSearch
     /// Whether a ``ProductListAction/loadMore`` can add a page.
     public var hasMore: Bool
 
     /// Makes content.
-    public init(products: [Product], query: String?, hasMore: Bool) {
+    public init(products: [Product], search: ProductSearch, hasMore: Bool) {
         self.products = products
-        self.query = query
+        self.search = search
         self.hasMore = hasMore
     }
+
+    /// Makes content for a plain text search (or none).
+    public init(products: [Product], query: String?, hasMore: Bool) {
+        self.init(products: products, search: ProductSearch(text: query), hasMore: hasMore)
+    }
+
+    /// The search text, if any.
+    public var query: String? { search.text }
 }
 
 /// What the person can do on the product list.
 public enum ProductListAction: Sendable, Equatable {
     /// Loads the first page of everything, or of the products matching `query`.
     case load(query: String?)
+    /// Loads the first page of what `search` finds: text, price range, seller and order.
+    case search(ProductSearch)
     /// Adds the next page.
     case loadMore
     /// Loads pages (of the current search) until `count` products are shown or none are left.

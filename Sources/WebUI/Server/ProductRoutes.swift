@@ -7,12 +7,27 @@ extension WebApp {
     func addProductRoutes(to router: Router<BasicRequestContext>) {
         router.get("/products") { request, context in
             try await page(request, context) { page in
-                let query = request.uri.queryParameters.get("q")
+                let form = ProductSearchForm(request)
                 let pages = min(max(request.uri.queryParameters.get("pages", as: Int.self) ?? 1, 1), 25)
+                guard let search = form.search else {
+                    // A price that does not read: the form again, with the reason beside the field.
+                    return page.render(
+                        ProductListView(form: form, content: nil, pages: pages, nav: page.nav()), "products",
+                        status: .unprocessableContent)
+                }
                 let logic = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
-                await logic.send(.load(query: query))
-                return page.show(await logic.send(.loadAtLeast(pages * 20)), template: "products") {
-                    ProductListView(content: $0, pages: pages, nav: page.nav())
+                await logic.send(.search(search))
+                let state = await logic.send(.loadAtLeast(pages * 20))
+                if case .failed(let error) = state, error.kind == .invalidInput {
+                    // The server refused the search itself (nothing to look for): say so under the box.
+                    var refused = form
+                    refused.errors["q"] = error.message
+                    return page.render(
+                        ProductListView(form: refused, content: nil, pages: pages, nav: page.nav()), "products",
+                        status: .unprocessableContent)
+                }
+                return page.show(state, template: "products") {
+                    ProductListView(form: form, content: $0, pages: pages, nav: page.nav())
                 }
             }
         }

@@ -6,10 +6,25 @@ enum ProductTemplates {
         <h1>{{heading}}</h1>
         <form method="get" action="/products" role="search" class="search">
         <label for="search">Search products</label>
-        <input id="search" name="q" type="search" value="{{query}}">
+        <input id="search" name="q" type="search" value="{{query}}"{{#queryError}} aria-invalid="true" aria-describedby="search-error"{{/queryError}}>
+        {{#queryError}}<p id="search-error" class="field-error">The search {{queryError}}.</p>{{/queryError}}
+        <fieldset class="filters">
+        <legend>Filter and sort</legend>
+        <label for="min-price">Lowest price</label>
+        <input id="min-price" name="min" inputmode="decimal" size="8" value="{{minPrice}}"{{#minError}} aria-invalid="true" aria-describedby="min-price-error"{{/minError}}>
+        {{#minError}}<p id="min-price-error" class="field-error">{{minError}}</p>{{/minError}}
+        <label for="max-price">Highest price</label>
+        <input id="max-price" name="max" inputmode="decimal" size="8" value="{{maxPrice}}"{{#maxError}} aria-invalid="true" aria-describedby="max-price-error"{{/maxError}}>
+        {{#maxError}}<p id="max-price-error" class="field-error">{{maxError}}</p>{{/maxError}}
+        <label for="sort">Order</label>
+        <select id="sort" name="sort">
+        {{#sortOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>
+        {{/sortOptions}}</select>
+        {{#seller}}<input type="hidden" name="seller" value="{{seller}}">{{/seller}}
+        </fieldset>
         <button type="submit">Search</button>
         </form>
-        {{^products}}<p>Nothing found.</p>{{/products}}
+        {{^products}}<p>{{#searched}}Nothing found.{{/searched}}{{^searched}}Nothing is for sale yet.{{/searched}}</p>{{/products}}
         <ul class="products">
         {{#products}}
         <li><a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span></li>
@@ -26,7 +41,7 @@ enum ProductTemplates {
         <h1>{{title}}</h1>
         <p class="price">{{price}}</p>
         <p>{{description}}</p>
-        <p>Sold by {{sellerName}} (@{{sellerUsername}})</p>
+        <p>Sold by {{sellerName}} (@{{sellerUsername}}) · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
         </article>
         {{#canMessage}}
         <form method="post" action="/products/{{id}}/message" class="card">

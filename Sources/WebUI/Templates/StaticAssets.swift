@@ -17,10 +17,12 @@ enum StaticAssets {
         form.card { display: grid; gap: 8px; max-width: 560px; }
         form.inline { display: inline; }
         label { font-weight: 600; }
-        input, textarea, button { font: inherit; padding: 8px; border: 1px solid #888; border-radius: 6px; max-width: 100%; }
+        input, textarea, button, select { font: inherit; padding: 8px; border: 1px solid #888; border-radius: 6px; max-width: 100%; }
         textarea { min-height: 4em; }
         button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
-        .search { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+        .search, .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+        .filters { border: 1px solid #ccc; border-radius: 6px; margin: 0; }
+        .search .field-error { flex-basis: 100%; margin: 0; }
         ul.products, ul.conversations, ul.notifications, ol.messages { list-style: none; padding: 0; }
         ul.products li, ul.conversations li, ul.notifications li { padding: 8px 0; border-bottom: 1px solid #e5e5e5; }
         .price { font-weight: 600; }

@@ -27,24 +27,59 @@ struct ProductListView: Sendable {
         var price: String
     }
 
+    /// One choice of the order menu.
+    struct SortOption: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
     var title: String
     var nav: NavigationView
     var heading: String
     var query: String
+    var minPrice: String
+    var maxPrice: String
+    var seller: String
+    var sortOptions: [SortOption]
+    var queryError: String?
+    var minError: String?
+    var maxError: String?
+    /// The list was searched (so "Nothing found" rather than an empty shop).
+    var searched: Bool
     var products: [Item]
     var moreURL: String?
 
-    init(content: ProductListContent, pages: Int, nav: NavigationView) {
-        let query = content.query ?? ""
+    /// The view of `content` (`nil` when the form could not be read) under the search form `form`.
+    init(form: ProductSearchForm, content: ProductListContent?, pages: Int, nav: NavigationView) {
+        let query = form.text.trimmingCharacters(in: .whitespaces)
         title = query.isEmpty ? "Products" : "Search: \(query)"
         heading = query.isEmpty ? "For sale" : "Results for “\(query)”"
         self.nav = nav
-        self.query = query
-        products = content.products.map { Item(id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency)) }
+        self.query = form.text
+        minPrice = form.minPrice
+        maxPrice = form.maxPrice
+        seller = form.seller
+        sortOptions = [("", "Best match"), ("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")]
+            .map { SortOption(value: $0.0, label: $0.1, selected: $0.0 == form.sort) }
+        queryError = form.errors["q"]
+        minError = form.errors["min"]
+        maxError = form.errors["max"]
+        searched = !(content?.search.isEmpty ?? true) || !form.errors.isEmpty
+        products = (content?.products ?? []).map {
+            Item(id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency))
+        }
         var more = URLComponents()
         more.path = "/products"
-        more.queryItems = (query.isEmpty ? [] : [URLQueryItem(name: "q", value: query)]) + [URLQueryItem(name: "pages", value: "\(pages + 1)")]
-        moreURL = content.hasMore ? more.string : nil
+        more.queryItems = form.queryItems.map { URLQueryItem(name: $0.0, value: $0.1) } + [URLQueryItem(name: "pages", value: "\(pages + 1)")]
+        moreURL = content?.hasMore == true ? more.string : nil
+    }
+
+    /// The view of `content` under a form holding its search text only.
+    init(content: ProductListContent, pages: Int, nav: NavigationView) {
+        var form = ProductSearchForm()
+        form.text = content.query ?? ""
+        self.init(form: form, content: content, pages: pages, nav: nav)
     }
 }
 
@@ -57,6 +92,7 @@ struct ProductDetailView: Sendable {
     var description: String
     var sellerName: String
     var sellerUsername: String
+    var sellerId: String
     var canMessage: Bool
     var signInToMessage: Bool
 
@@ -68,6 +104,7 @@ struct ProductDetailView: Sendable {
         description = content.product.description
         sellerName = content.seller.displayName
         sellerUsername = content.seller.username
+        sellerId = content.seller.id
         canMessage = me != nil && me?.id != content.seller.id
         signInToMessage = me == nil
     }

@@ -5,31 +5,66 @@ import Dependencies
 import Foundation
 import TerminalUI
 
-/// `bazaar products [--search Q] [--limit N]`.
+/// `bazaar products [--search Q] [--min-price P] [--max-price P] [--seller ID] [--sort ORDER] [--limit N]`.
 struct ProductsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "products", abstract: "Browse or search what is for sale (no sign-in needed).",
         discussion: """
+            The search finds every form of a word ("bikes" finds "bike"); "quoted words" must \
+            appear together, -word leaves products out, and `or` accepts either side.
+
             Examples:
               bazaar products
               bazaar products --search bike --limit 5
-              bazaar products --search "road bike" --json
+              bazaar products --search '"road bike" -kids' --max-price 200 --sort price-asc
+              bazaar products --seller 3f2a --sort newest --json
             """)
 
-    @Option(help: "Only products whose title or description matches.") var search: String?
+    /// The orders a list can be shown in.
+    enum Order: String, ExpressibleByArgument, CaseIterable {
+        case relevance, newest
+        case priceAsc = "price-asc"
+        case priceDesc = "price-desc"
+
+        var sort: ProductSort {
+            switch self {
+            case .relevance: .relevance
+            case .newest: .newest
+            case .priceAsc: .priceAscending
+            case .priceDesc: .priceDescending
+            }
+        }
+    }
+
+    @Option(help: "Words to look for in titles and descriptions.") var search: String?
+    @Option(help: "Only products costing at least this, like 20 or 4.50.") var minPrice: String?
+    @Option(help: "Only products costing at most this.") var maxPrice: String?
+    @Option(help: "Only this seller's products: their id, or the start of one shown here.") var seller: String?
+    @Option(help: "relevance (the default with --search), newest, price-asc or price-desc.") var sort: Order?
     @Option(help: "How many to show, 1 to 500.") var limit = 20
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         guard (1...500).contains(limit) else { throw ValidationError("--limit must be between 1 and 500 (got \(limit))") }
+        for (name, value) in [("--min-price", minPrice), ("--max-price", maxPrice)] {
+            if let value, Price.cents(from: value) == nil {
+                throw ValidationError("\(name) must be a price like 20 or 4.50 (got '\(value)')")
+            }
+        }
+        if let low = minPrice.flatMap(Price.cents), let high = maxPrice.flatMap(Price.cents), low > high {
+            throw ValidationError("--min-price must not be more than --max-price")
+        }
     }
 
     func run() async throws {
         try await AppCommand.run(options) { context in
             try await context.start()
+            let productSearch = ProductSearch(
+                text: search, minPriceCents: minPrice.flatMap(Price.cents), maxPriceCents: maxPrice.flatMap(Price.cents),
+                sellerId: try seller.map { try context.ids.resolve($0, what: "seller") }, sort: sort?.sort)
             let screen = try context.dependencies.productsModule.productListScreen(pageSize: min(limit, 100))
-            var content = try await context.output.loading(search == nil ? "Loading products" : "Searching") {
-                await screen.logic.send(.load(query: search))
+            var content = try await context.output.loading(productSearch.isEmpty ? "Loading products" : "Searching") {
+                await screen.logic.send(.search(productSearch))
                 return await screen.logic.send(.loadAtLeast(limit))
             }.content()
             content.products = Array(content.products.prefix(limit))

@@ -11,6 +11,11 @@ enum Formats {
         MoneyText.format(cents: cents, currency: currency)
     }
 
+    /// `120.00`, with no currency.
+    static func amount(cents: Int) -> String {
+        MoneyText.amount(cents: cents)
+    }
+
     /// A product's price, styled.
     static func price(_ product: Product) -> ConsoleText {
         money(cents: product.priceCents, currency: product.currency).consoleText(.price)

@@ -10,7 +10,8 @@ struct ProductListRenderer {
     func lines(for content: ProductListContent, limit: Int, width: Int?) -> [ConsoleText] {
         let shown = content.products.prefix(limit)
         guard !shown.isEmpty else {
-            return [content.query.map { "No products match “\($0)”." } ?? "Nothing is for sale yet."].map { $0.consoleText(.muted) }
+            let message = content.search.isEmpty ? "Nothing is for sale yet." : "No products match\(Self.describe(content.search))."
+            return [message.consoleText(.muted)]
         }
         let table = Table(
             columns: [.init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true), .init("LISTED")],
@@ -19,9 +20,25 @@ struct ProductListRenderer {
             })
         var lines = table.render(width: width)
         let more = content.hasMore || content.products.count > limit
-        let summary = "\(shown.count) product\(shown.count == 1 ? "" : "s")" + (content.query.map { " matching “\($0)”" } ?? "")
-            + (more ? "; more with --limit" : "")
+        let summary = "\(shown.count) product\(shown.count == 1 ? "" : "s")"
+            + (content.search.isEmpty ? "" : " matching\(Self.describe(content.search))") + (more ? "; more with --limit" : "")
         lines.append(summary.consoleText(.muted))
         return lines
+    }
+
+    /// The search in words: ` “road bike”, from 20.00, up to 50.00, by 3f2a…, cheapest first`.
+    static func describe(_ search: ProductSearch) -> String {
+        var parts: [String] = []
+        if let text = search.text { parts.append("“\(text)”") }
+        if let low = search.minPriceCents { parts.append("from \(Formats.amount(cents: low))") }
+        if let high = search.maxPriceCents { parts.append("up to \(Formats.amount(cents: high))") }
+        if let seller = search.sellerId { parts.append("by \(KnownIDs.short(seller))") }
+        switch search.sort {
+        case .priceAscending?: parts.append("cheapest first")
+        case .priceDescending?: parts.append("dearest first")
+        case .newest? where search.text != nil: parts.append("newest first")
+        default: break
+        }
+        return parts.isEmpty ? "" : " " + parts.joined(separator: ", ")
     }
 }
