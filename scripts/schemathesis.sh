@@ -6,7 +6,7 @@
 # check (--checks all: server errors, conformance of status, content type, headers and body,
 # schema-valid requests accepted and schema-invalid ones refused, auth not ignored, deleted
 # resources gone...) in every phase, the stateful one included. Fails on any finding, or when
-# fewer than MIN_CASES test cases ran. scripts/schemathesis.toml lists the three answers that are
+# fewer than MIN_CASES test cases ran. scripts/schemathesis.toml lists the answers that are
 # right although the request fits the schema. The fuzzer's token cannot be revoked: logout runs
 # separately, with a second session.
 #
