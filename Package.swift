@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "WebUI", targets: ["WebUI"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
+        .executable(name: "bazaar-datagen", targets: ["bazaar-datagen"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
         .executable(name: "bazaar-reliability", targets: ["bazaar-reliability"]),
         // The real bazaar-server as a child process, for tests and for the Benchmarks package.
@@ -172,6 +173,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Fills a database with a generated catalogue for scale benchmarks (issue 17).
+        .executableTarget(
+            name: "bazaar-datagen",
+            dependencies: [
+                "BazaarServer", "BazaarAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

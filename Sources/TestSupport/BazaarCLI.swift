@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The built `bazaar` executable, run as a child process the way a person or a script runs it.
+/// The built `bazaar` executable (or another of the package's), run as a child process the way a
+/// person or a script runs it.
 public struct BazaarCLI: Sendable {
     /// What one run printed and how it ended.
     public struct Outcome: Sendable {
@@ -19,12 +20,21 @@ public struct BazaarCLI: Sendable {
     /// Finds the built executable.
     public init() {
         if let path = ProcessInfo.processInfo.environment["BAZAAR_BINARY"] {
-            self.path = path
+            self.init(path: path)
         } else {
-            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
-            path = directory.appendingPathComponent("bazaar").path
+            self.init(executable: "bazaar")
         }
+    }
+
+    private init(path: String) {
+        self.path = path
+    }
+
+    /// Another of the package's executables (`bazaar-datagen`, say), built beside the test bundle.
+    public init(executable name: String) {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        self.init(path: directory.appendingPathComponent(name).path)
     }
 
     /// Runs `bazaar arguments…` to the end and returns what it printed; `input` is its standard

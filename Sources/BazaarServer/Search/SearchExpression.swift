@@ -65,6 +65,11 @@ public struct SearchExpression: Sendable, Equatable {
         return SearchExpression(alternatives: alternatives)
     }
 
+    /// Whether any alternative excludes something.
+    public var hasExclusions: Bool {
+        alternatives.contains { !$0.excluded.isEmpty }
+    }
+
     /// The same search without its exclusions: what a title must contain to rank first.
     public var requiredOnly: SearchExpression {
         SearchExpression(alternatives: alternatives.map { Alternative(required: $0.required) })

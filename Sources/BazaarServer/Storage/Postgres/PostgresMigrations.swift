@@ -127,6 +127,9 @@ enum PostgresMigrations {
             statements: [
                 "ALTER TABLE products ADD COLUMN search_vector TSVECTOR, ADD COLUMN title_vector TSVECTOR",
                 "CREATE INDEX products_search ON products USING GIN (search_vector)",
+                // Relevance's first run looks in titles alone; without this a word common in
+                // descriptions but rare in titles would read every product that has it.
+                "CREATE INDEX products_title_search ON products USING GIN (title_vector)",
                 "CREATE INDEX products_seller ON products (seller_id, seq)",
                 "CREATE INDEX products_price ON products (price_cents, seq)",
             ],

@@ -59,6 +59,19 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The whole URL, password included, for handing to another process (never for a log).
+    public var urlWithPassword: String {
+        var components = URLComponents()
+        components.scheme = "postgres"
+        components.user = username
+        components.password = password
+        components.host = host
+        components.port = port
+        components.path = "/" + database
+        components.queryItems = [URLQueryItem(name: "sslmode", value: sslMode.rawValue)]
+        return components.string ?? description
+    }
+
     /// The URL without its password, for logs and messages.
     public var description: String {
         "postgres://\(username)@\(host):\(port)/\(database)"

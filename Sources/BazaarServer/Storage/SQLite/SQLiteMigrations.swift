@@ -118,6 +118,22 @@ enum SQLiteMigrations {
                     INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
                 END;
                 INSERT INTO products_fts (products_fts) VALUES ('rebuild');
+                -- Titles alone, for relevance's first run: a word common in descriptions but
+                -- rare in titles must not make that run read its whole posting list.
+                CREATE VIRTUAL TABLE products_title_fts USING fts5(
+                    title, content = 'products', content_rowid = 'seq',
+                    tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
+                CREATE TRIGGER products_title_fts_insert AFTER INSERT ON products BEGIN
+                    INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
+                END;
+                CREATE TRIGGER products_title_fts_delete AFTER DELETE ON products BEGIN
+                    INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+                END;
+                CREATE TRIGGER products_title_fts_update AFTER UPDATE OF seq, title ON products BEGIN
+                    INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+                    INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
+                END;
+                INSERT INTO products_title_fts (products_title_fts) VALUES ('rebuild');
                 CREATE INDEX products_seller ON products (seller_id, seq);
                 CREATE INDEX products_price ON products (price_cents, seq);
                 """)

@@ -40,18 +40,29 @@ extension SQLiteStore {
     static func sql(for scan: ProductScan) -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: StatementArguments = []
-        let match: String? =
-            switch scan.text {
-            case .all: nil
-            case .matching(let search): search.fts5Match
-            case .titleMatching(let search): "(\(search.fts5Match)) AND (\(search.requiredOnly.fts5TitleMatch))"
-            case .descriptionOnlyMatching(let search): "(\(search.fts5Match)) NOT (\(search.requiredOnly.fts5TitleMatch))"
-            }
         var from = "products p"
-        if let match {
-            from = "products_fts f JOIN products p ON p.seq = f.rowid"
+        var seq = "p.seq"
+        switch scan.text {
+        case .all:
+            break
+        case .matching(let search):
+            (from, seq) = ("products_fts f JOIN products p ON p.seq = f.rowid", "f.rowid")
             conditions.append("products_fts MATCH ?")
-            arguments += [match]
+            arguments += [search.fts5Match]
+        case .titleMatching(let search):
+            // The titles' own index finds the candidates; the whole search (its exclusions)
+            // is then checked product by product, by rowid.
+            (from, seq) = ("products_title_fts t JOIN products p ON p.seq = t.rowid", "t.rowid")
+            conditions.append("products_title_fts MATCH ?")
+            arguments += [search.requiredOnly.fts5Match]
+            if search.hasExclusions {
+                conditions.append("EXISTS (SELECT 1 FROM products_fts WHERE products_fts MATCH ? AND rowid = t.rowid)")
+                arguments += [search.fts5Match]
+            }
+        case .descriptionOnlyMatching(let search):
+            (from, seq) = ("products_fts f JOIN products p ON p.seq = f.rowid", "f.rowid")
+            conditions.append("products_fts MATCH ?")
+            arguments += ["(\(search.fts5Match)) NOT (\(search.requiredOnly.fts5TitleMatch))"]
         }
         if let minimum = scan.filters.minPriceCents {
             conditions.append("p.price_cents >= ?")
@@ -66,7 +77,6 @@ extension SQLiteStore {
             arguments += [seller]
         }
         // Newest first reads the FTS index's own rowid order when there is a match.
-        let seq = match == nil ? "p.seq" : "f.rowid"
         let orderBy: String
         switch scan.order {
         case .newest:

@@ -1,0 +1,84 @@
+import BazaarAPI
+import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// `bazaar-datagen` run as a person runs it, on every backend, then a real server on what it wrote.
+@Suite("bazaar-datagen fills a database a server can use", .timeLimit(.minutes(3)))
+struct CatalogueGeneratorTests {
+    /// Runs the generator into the database of `configuration`.
+    static func generate(_ configuration: BazaarServerConfiguration, seed: Int = 7) async throws -> BazaarCLI.Outcome {
+        var arguments = ["--products", "3000", "--users", "10", "--conversations", "12", "--messages-per-conversation", "25", "--seed", "\(seed)"]
+        arguments += configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", configuration.sqlitePath]
+        return try await BazaarCLI(executable: "bazaar-datagen").run(arguments)
+    }
+
+    @Test(arguments: StorageKind.available)
+    func generatedUsersSignInAndProductsConversationsAndSearchAreServed(storage: StorageKind) async throws {
+        try await storage.withConfiguration { configuration in
+            let outcome = try await Self.generate(configuration)
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("products:      3000"), "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("conversations: 12 with 300 messages"), "\(outcome.stdout)")
+            try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                var listed = 0
+                var cursor: String?
+                repeat {
+                    let page = try await client.get(APIRoutes.products.template + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
+                        .decode(Page<Product>.self)
+                    listed += page.items.count
+                    cursor = page.nextCursor
+                } while cursor != nil
+                #expect(listed == 3000)
+                let bikes = try await client.get(APIRoutes.products.template + "?query=bikes&limit=100").decode(Page<Product>.self)
+                #expect(!bikes.items.isEmpty && bikes.items.allSatisfy { "\($0.title) \($0.description)".lowercased().contains("bike") })
+                // Ten users; some of them are in conversations of 25 messages, all read.
+                var histories = 0
+                for index in 0..<10 {
+                    let login = try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: String(format: "user%06d", index), password: "bazaar-demo"))
+                    expectStatus(login, 200)
+                    let token = try login.decode(AuthResponse.self).tokens.accessToken
+                    let conversations = try await client.get(APIRoutes.conversations.template, token: token).decode(Page<Conversation>.self)
+                    for conversation in conversations.items {
+                        #expect(conversation.unreadCount == 0)
+                        let messages = try await client.get(APIRoutes.messages.path(conversation.id) + "?limit=100", token: token)
+                            .decode(Page<Message>.self)
+                        #expect(messages.items.count == 25)
+                        histories += 1
+                    }
+                }
+                #expect(histories == 24, "12 conversations, seen by both of their people")
+            }
+        }
+    }
+
+    @Test("the same seed makes the same catalogue")
+    func sameSeedSameCatalogue() async throws {
+        var firstPages: [String] = []
+        for _ in 0..<2 {
+            try await StorageKind.sqlite.withConfiguration { configuration in
+                #expect(try await Self.generate(configuration, seed: 42).exitCode == 0)
+                try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                    firstPages.append(try await client.get(APIRoutes.products.template + "?limit=50").text)
+                }
+            }
+        }
+        #expect(firstPages.count == 2 && firstPages[0] == firstPages[1])
+    }
+
+    @Test("bad arguments exit 64 with one line")
+    func badArguments() async throws {
+        let generator = BazaarCLI(executable: "bazaar-datagen")
+        for (arguments, message) in [
+            (["--products", "10"], "give exactly one of --sqlite and --postgres"),
+            (["--products", "200000000", "--sqlite", "/tmp/x"], "--products must be from 0 to 100000000"),
+            (["--products", "10", "--postgres", "mysql://x"], "--postgres"),
+        ] {
+            let outcome = try await generator.run(arguments)
+            #expect(outcome.exitCode == 64, "\(arguments): \(outcome.stderr)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+        }
+    }
+}
