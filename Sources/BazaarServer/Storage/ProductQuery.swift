@@ -101,6 +101,11 @@ public struct ProductScan: Sendable {
     public var after: (priceCents: Int64?, seq: Int64)?
     /// The most products to read.
     public var limit: Int
+
+    /// Whether the scan has a text condition.
+    public var hasText: Bool {
+        if case .all = text { false } else { true }
+    }
 }
 
 /// A product with the sequence number that orders it.
