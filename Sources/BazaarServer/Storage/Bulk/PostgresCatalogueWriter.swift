@@ -74,7 +74,7 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
     }
 
     func finish() async throws {
-        try await database.rows("ANALYZE")
+        try await database.rows("VACUUM ANALYZE")
     }
 
     func databaseBytes() async throws -> Int64 {
