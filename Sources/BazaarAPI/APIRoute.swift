@@ -67,6 +67,15 @@ public enum APIRoutes {
     public static let product = APIRoute(method: "GET", template: "/v1/products/{id}", requiresAuth: false)
     /// `POST /v1/products`: list a product for sale.
     public static let createProduct = APIRoute(method: "POST", template: "/v1/products", requiresAuth: true)
+    /// `POST /v1/products/{id}/photos`: add a photo (the image is the body) as the seller.
+    public static let addProductPhoto = APIRoute(method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
+    /// `PUT /v1/products/{id}/photos`: put the product's photos in a new order, as the seller.
+    public static let reorderProductPhotos = APIRoute(method: "PUT", template: "/v1/products/{id}/photos", requiresAuth: true)
+    /// `GET /v1/products/{id}/photos/{photoId}`: one photo's image.
+    public static let productPhoto = APIRoute(method: "GET", template: "/v1/products/{id}/photos/{photoId}", requiresAuth: false)
+    /// `DELETE /v1/products/{id}/photos/{photoId}`: remove a photo, as the seller.
+    public static let removeProductPhoto = APIRoute(
+        method: "DELETE", template: "/v1/products/{id}/photos/{photoId}", requiresAuth: true)
     /// `GET /v1/conversations`: the caller's conversations.
     public static let conversations = APIRoute(method: "GET", template: "/v1/conversations", requiresAuth: true)
     /// `POST /v1/conversations`: open (or find) a conversation.
@@ -91,7 +100,7 @@ public enum APIRoutes {
     /// Every route above, in the order the contract lists them.
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
-        product, createProduct, conversations, startConversation, messages, sendMessage, markRead,
+        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations, startConversation, messages, sendMessage, markRead,
         notifications, markNotificationsRead, events, health, metrics,
     ]
 }

@@ -16,11 +16,14 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
     public var currency: String
     /// When it was listed.
     public var createdAt: Date
+    /// Its photos' URLs, relative to the server, in the seller's order: the first is the cover.
+    /// A URL names one upload, so what it serves never changes.
+    public var photoURLs: [String]
 
     /// Creates a product value.
     public init(
         id: String, sellerId: String, title: String, description: String, priceCents: Int,
-        currency: String, createdAt: Date
+        currency: String, createdAt: Date, photoURLs: [String] = []
     ) {
         self.id = id
         self.sellerId = sellerId
@@ -29,5 +32,34 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
         self.priceCents = priceCents
         self.currency = currency
         self.createdAt = createdAt
+        self.photoURLs = photoURLs
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, sellerId, title, description, priceCents, currency, createdAt, photoURLs
+    }
+
+    /// Decodes a product; `photoURLs` may be missing (from a server before photos), meaning none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        sellerId = try container.decode(String.self, forKey: .sellerId)
+        title = try container.decode(String.self, forKey: .title)
+        description = try container.decode(String.self, forKey: .description)
+        priceCents = try container.decode(Int.self, forKey: .priceCents)
+        currency = try container.decode(String.self, forKey: .currency)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        photoURLs = try container.decodeIfPresent([String].self, forKey: .photoURLs) ?? []
+    }
+}
+
+/// `PUT /v1/products/{id}/photos`: the product's photos in a new order.
+public struct ReorderPhotosRequest: Codable, Sendable, Equatable {
+    /// Every photo id of the product (the last path segment of its URL), each once, cover first.
+    public var photoIds: [String]
+
+    /// Makes a request.
+    public init(photoIds: [String]) {
+        self.photoIds = photoIds
     }
 }

@@ -64,7 +64,7 @@ public struct BazaarServer: Sendable {
         router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
-            AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ConversationRoutes(deps: deps),
+            AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps), ConversationRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),
         ]
         for group in groups { group.register(on: router) }

@@ -78,6 +78,29 @@ public enum BazaarEndpoints {
         return NonAuthenticatedEndpoint(.get, APIRoutes.products.template, parameters: .url(query))
     }
 
+    /// `POST /v1/products/{id}/photos`: add a photo (JPEG, PNG or WebP bytes) as the last of one
+    /// of your products; send it with a progress handler to follow the upload.
+    public static func addProductPhoto(productId: String, image: Data, mediaType: MediaType) -> AuthenticatedEndpoint<Product> {
+        AuthenticatedEndpoint(.post, APIRoutes.addProductPhoto.path(productId), parameters: .raw(image, mediaType: mediaType))
+    }
+
+    /// `PUT /v1/products/{id}/photos`: put one of your products' photos in a new order, cover first.
+    public static func reorderProductPhotos(productId: String, photoIds: [String]) -> AuthenticatedEndpoint<Product> {
+        AuthenticatedEndpoint(
+            .put, APIRoutes.reorderProductPhotos.path(productId), parameters: .json(ReorderPhotosRequest(photoIds: photoIds)))
+    }
+
+    /// `GET /v1/products/{id}/photos/{photoId}`: one photo's bytes (cacheable for a year: its URL
+    /// names one upload).
+    public static func productPhoto(productId: String, photoId: String) -> NonAuthenticatedEndpoint<Data> {
+        NonAuthenticatedEndpoint(.get, APIRoutes.productPhoto.path(productId, photoId))
+    }
+
+    /// `DELETE /v1/products/{id}/photos/{photoId}`: remove a photo from one of your products.
+    public static func removeProductPhoto(productId: String, photoId: String) -> AuthenticatedEndpoint<Product> {
+        AuthenticatedEndpoint(.delete, APIRoutes.removeProductPhoto.path(productId, photoId))
+    }
+
     /// `GET /v1/products/{id}`: one product.
     public static func product(id: String) -> NonAuthenticatedEndpoint<Product> {
         NonAuthenticatedEndpoint(.get, APIRoutes.product.path(id))

@@ -27,6 +27,22 @@ struct RendererTests {
         #expect(lines.last == "1 product matching “bike”; more with --limit")
     }
 
+    @Test("the list counts photos and a product's page gives their full URLs, the cover first")
+    func photos() throws {
+        var bike = Self.bike
+        bike.photoURLs = ["/v1/products/p-1/photos/f1", "/v1/products/p-1/photos/f2"]
+        let list = ProductListRenderer().lines(for: ProductListContent(products: [bike], query: nil, hasMore: false), limit: 5, width: 80)
+            .map(\.description)
+        #expect(list[0].contains("PHOTOS"))
+        #expect(list[1].contains(" 2 "))
+        let server = try #require(URL(string: "http://127.0.0.1:8080"))
+        let page = ProductDetailRenderer().lines(for: ProductDetailContent(product: bike, seller: Self.ada), server: server, width: 100)
+            .map(\.description)
+        #expect(page.contains { $0.contains("Photos") && $0.contains("2") })
+        #expect(page.contains { $0.contains("Cover") && $0.contains("http://127.0.0.1:8080/v1/products/p-1/photos/f1") })
+        #expect(page.contains { $0.contains("Photo 2") && $0.contains("http://127.0.0.1:8080/v1/products/p-1/photos/f2") })
+    }
+
     @Test("an empty search says nothing matched")
     func emptySearch() {
         let lines = ProductListRenderer().lines(for: ProductListContent(products: [], query: "zeppelin", hasMore: false), limit: 5, width: nil)

@@ -43,10 +43,19 @@ struct ResourceJSONTests {
     }
 
     @Test func productRoundTrips() throws {
-        let json = #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","id":"p1","priceCents":12000,"sellerId":"u1","title":"Road bike"}"#
+        let json = #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","title":"Road bike"}"#
         let (product, encoded) = try roundTrip(Product.self, json)
         #expect(product.priceCents == 12000)
+        #expect(product.photoURLs == ["/v1/products/p1/photos/f1"])
         #expect(encoded == json)
+    }
+
+    @Test("a product from a server before photos decodes with none")
+    func productWithoutPhotoURLsDecodesWithNone() throws {
+        let json = #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","priceCents":1,"sellerId":"u1","title":"Old"}"#
+        let (product, encoded) = try roundTrip(Product.self, json)
+        #expect(product.photoURLs.isEmpty)
+        #expect(encoded.contains(#""photoURLs":[]"#))
     }
 
     @Test func conversationWithoutProductOrMessagesWritesNulls() throws {
@@ -58,7 +67,7 @@ struct ResourceJSONTests {
     }
 
     @Test func conversationWithEverythingRoundTrips() throws {
-        let json = #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","priceCents":0,"sellerId":"u1","title":"Free chair"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+        let json = #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","title":"Free chair"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")

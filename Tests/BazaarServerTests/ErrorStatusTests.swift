@@ -24,7 +24,7 @@ struct ErrorStatusTests {
     @Test func missingOrBadCredentialsAre401() async throws {
         try await BazaarTestHarness.withServer { client in
             for route in APIRoutes.all where route.requiresAuth && route != APIRoutes.events {
-                let response = try await client.send(HTTPMethod(rawValue: route.method), route.path("x"))
+                let response = try await client.send(HTTPMethod(rawValue: route.method), route.path("x", "x"))
                 expectError(response, 401)
             }
         }

@@ -81,6 +81,29 @@ struct PageRendererTests {
         #expect(html.contains("Nothing found."))
     }
 
+    @Test("lists show each product's cover and its page every photo, lazily, from the API server")
+    func photos() throws {
+        let renderer = try PageRenderer()
+        let server = try #require(URL(string: "http://127.0.0.1:8080"))
+        let product = Product(
+            id: "p1", sellerId: "s1", title: "Desk", description: "", priceCents: 100, currency: "EUR", createdAt: Date(timeIntervalSince1970: 0),
+            photoURLs: ["/v1/products/p1/photos/a", "/v1/products/p1/photos/b"])
+        let nav = NavigationView(user: nil, csrf: "t")
+        let list = renderer.render(
+            ProductListView(form: ProductSearchForm(), content: ProductListContent(products: [product], query: nil, hasMore: false), pages: 1,
+                nav: nav, server: server), "products")
+        #expect(list.contains(#"<img class="cover" src="http://127.0.0.1:8080/v1/products/p1/photos/a" alt="" loading="lazy""#))
+        let seller = User(id: "s1", username: "sue", displayName: "Sue", bio: nil, photoURL: nil, createdAt: Date(timeIntervalSince1970: 0))
+        let page = renderer.render(
+            ProductDetailView(content: ProductDetailContent(product: product, seller: seller), me: nil, nav: nav, server: server), "product")
+        #expect(page.contains(#"<img src="http://127.0.0.1:8080/v1/products/p1/photos/b" alt="Photo 2 of Desk" loading="lazy""#))
+        var bare = product
+        bare.photoURLs = []
+        let plain = renderer.render(
+            ProductDetailView(content: ProductDetailContent(product: bare, seller: seller), me: nil, nav: nav, server: server), "product")
+        #expect(!plain.contains("class=\"photos\""))
+    }
+
     @Test("the sell form shows each error beside its own field")
     func sellErrors() throws {
         let renderer = try PageRenderer()

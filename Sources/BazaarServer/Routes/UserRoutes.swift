@@ -43,17 +43,8 @@ struct UserRoutes: RouteGroup {
 
     func uploadPhoto(_ request: Request) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
-        let declared = request.headers[.contentType].map(RequestBody.mediaTypeOnly)
-        let accepted = ["image/jpeg", "image/png", "image/webp"]
-        guard let declared, accepted.contains(declared) else {
-            throw APIError.unsupportedMediaType("image/jpeg, image/png or image/webp")
-        }
-        let data = try await RequestBody.bytes(of: request, limit: RequestBody.photoLimit)
-        guard let actual = ImageSniffer.mediaType(of: data) else {
-            throw APIError.unsupportedMediaType("a JPEG, PNG or WebP image (the content is not one)")
-        }
+        let photo = try await UploadedImage.read(request, now: deps.now())
         try deps.quotas.charge(.uploadPhoto, by: caller.userId)
-        let photo = StoredPhoto(mediaType: actual, data: data, digest: HTTPCaching.hexDigest(data), updatedAt: deps.now())
         guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: photo) else {
             throw APIError.notFound("The user")
         }
@@ -62,16 +53,9 @@ struct UserRoutes: RouteGroup {
 
     func photo(_ request: Request, userId: String) async throws -> Response {
         guard let photo = try await deps.store.photo(userId: userId) else { throw APIError.notFound("The photo") }
-        var headers = HTTPFields()
-        let etag = "\"\(photo.digest.prefix(32))\""
-        headers[.eTag] = etag
         // A URL naming the current version (`?v=`, as `photoURL` does) never changes content.
         let versioned = QueryParameters.string(request, "v") == String(photo.digest.prefix(16))
-        headers[.cacheControl] = versioned ? "public, max-age=31536000, immutable" : "public, no-cache"
-        if HTTPCaching.matches(request, etag: etag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = photo.mediaType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
+        return UploadedImage.response(
+            photo, request: request, cacheControl: versioned ? "public, max-age=31536000, immutable" : "public, no-cache")
     }
 }

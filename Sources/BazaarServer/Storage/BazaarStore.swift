@@ -42,6 +42,14 @@ public protocol BazaarStore: Sendable {
     func product(id: String) async throws -> Product?
     /// Up to `scan.limit` products of one ordered, filtered run (see ``products(_:)`` for pages).
     func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct]
+    /// Adds a photo as the last of a product `sellerId` sells.
+    func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws -> ProductPhotoChange
+    /// Removes a photo from a product `sellerId` sells.
+    func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws -> ProductPhotoChange
+    /// Puts the photos of a product `sellerId` sells in `order` (each of its photo ids once).
+    func reorderProductPhotos(productId: String, sellerId: String, order: [String]) async throws -> ProductPhotoChange
+    /// One photo of a product, or `nil`.
+    func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto?
 
     // MARK: Conversations and messages
 

@@ -12,7 +12,7 @@ extension WebApp {
                 guard let search = form.search else {
                     // A price that does not read: the form again, with the reason beside the field.
                     return page.render(
-                        ProductListView(form: form, content: nil, pages: pages, nav: page.nav()), "products",
+                        ProductListView(form: form, content: nil, pages: pages, nav: page.nav(), server: page.serverURL), "products",
                         status: .unprocessableContent)
                 }
                 let logic = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
@@ -23,11 +23,11 @@ extension WebApp {
                     var refused = form
                     refused.errors["q"] = error.message
                     return page.render(
-                        ProductListView(form: refused, content: nil, pages: pages, nav: page.nav()), "products",
+                        ProductListView(form: refused, content: nil, pages: pages, nav: page.nav(), server: page.serverURL), "products",
                         status: .unprocessableContent)
                 }
                 return page.show(state, template: "products") {
-                    ProductListView(form: form, content: $0, pages: pages, nav: page.nav())
+                    ProductListView(form: form, content: $0, pages: pages, nav: page.nav(), server: page.serverURL)
                 }
             }
         }
@@ -36,7 +36,7 @@ extension WebApp {
             return try await page(request, context) { page in
                 let logic = try page.dependencies.productsModule.productScreen(id: id).logic
                 return page.show(await logic.send(.load), template: "product", heading: "No such product") {
-                    ProductDetailView(content: $0, me: page.user, nav: page.nav())
+                    ProductDetailView(content: $0, me: page.user, nav: page.nav(), server: page.serverURL)
                 }
             }
         }

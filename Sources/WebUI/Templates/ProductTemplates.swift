@@ -27,7 +27,7 @@ enum ProductTemplates {
         {{^products}}<p>{{#searched}}Nothing found.{{/searched}}{{^searched}}Nothing is for sale yet.{{/searched}}</p>{{/products}}
         <ul class="products">
         {{#products}}
-        <li><a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span></li>
+        <li>{{#cover}}<img class="cover" src="{{cover}}" alt="" loading="lazy" width="64" height="64">{{/cover}}<a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span></li>
         {{/products}}
         </ul>
         {{#moreURL}}<p><a href="{{moreURL}}">Show more products</a></p>{{/moreURL}}
@@ -41,6 +41,7 @@ enum ProductTemplates {
         <h1>{{title}}</h1>
         <p class="price">{{price}}</p>
         <p>{{description}}</p>
+        {{#hasPhotos}}<ul class="photos">{{#photos}}<li><img src="{{url}}" alt="Photo {{number}} of {{title}}" loading="lazy" width="320" height="240"></li>{{/photos}}</ul>{{/hasPhotos}}
         <p>Sold by {{sellerName}} (@{{sellerUsername}}) · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
         </article>
         {{#canMessage}}

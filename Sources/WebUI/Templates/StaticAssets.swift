@@ -26,6 +26,9 @@ enum StaticAssets {
         ul.products, ul.conversations, ul.notifications, ol.messages { list-style: none; padding: 0; }
         ul.products li, ul.conversations li, ul.notifications li { padding: 8px 0; border-bottom: 1px solid #e5e5e5; }
         .price { font-weight: 600; }
+        ul.products img.cover { object-fit: cover; border-radius: 4px; vertical-align: middle; margin-right: 8px; }
+        ul.photos { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 8px; }
+        ul.photos img { object-fit: contain; max-width: 100%; height: auto; border-radius: 6px; background: #eee; }
         .excerpt, time { color: var(--muted); }
         .badge { color: var(--error); font-weight: 600; }
         .message { padding: 6px 10px; margin: 6px 0; background: var(--card); border-radius: 8px; max-width: 40em; }

@@ -15,6 +15,11 @@ enum WebFormats {
             .timeSeparator(.colon)).replacingOccurrences(of: "T", with: " ")
     }
 
+    /// `path` (as the API gives it) as a full URL on the API `server`.
+    static func absolute(_ path: String, on server: URL?) -> String {
+        server.flatMap { URL(string: path, relativeTo: $0)?.absoluteString } ?? path
+    }
+
     /// ISO 8601, for `<time datetime>`.
     static func iso(_ date: Date) -> String { date.formatted(.iso8601) }
 }
@@ -25,6 +30,8 @@ struct ProductListView: Sendable {
         var id: String
         var title: String
         var price: String
+        /// The cover photo's full URL (on the API server), if it has photos.
+        var cover: String?
     }
 
     /// One choice of the order menu.
@@ -50,8 +57,9 @@ struct ProductListView: Sendable {
     var products: [Item]
     var moreURL: String?
 
-    /// The view of `content` (`nil` when the form could not be read) under the search form `form`.
-    init(form: ProductSearchForm, content: ProductListContent?, pages: Int, nav: NavigationView) {
+    /// The view of `content` (`nil` when the form could not be read) under the search form `form`;
+    /// photo links are resolved against `server`.
+    init(form: ProductSearchForm, content: ProductListContent?, pages: Int, nav: NavigationView, server: URL? = nil) {
         let query = form.text.trimmingCharacters(in: .whitespaces)
         title = query.isEmpty ? "Products" : "Search: \(query)"
         heading = query.isEmpty ? "For sale" : "Results for “\(query)”"
@@ -67,7 +75,9 @@ struct ProductListView: Sendable {
         maxError = form.errors["max"]
         searched = !(content?.search.isEmpty ?? true) || !form.errors.isEmpty
         products = (content?.products ?? []).map {
-            Item(id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency))
+            Item(
+                id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency),
+                cover: $0.photoURLs.first.map { WebFormats.absolute($0, on: server) })
         }
         var more = URLComponents()
         more.path = "/products"
@@ -95,8 +105,18 @@ struct ProductDetailView: Sendable {
     var sellerId: String
     var canMessage: Bool
     var signInToMessage: Bool
+    /// The photos, cover first, with full URLs on the API server.
+    var photos: [Photo]
+    /// Stored, not computed: templates see stored properties only.
+    var hasPhotos: Bool
 
-    init(content: ProductDetailContent, me: User?, nav: NavigationView) {
+    /// One photo on the page.
+    struct Photo: Sendable {
+        var url: String
+        var number: Int
+    }
+
+    init(content: ProductDetailContent, me: User?, nav: NavigationView, server: URL? = nil) {
         title = content.product.title
         self.nav = nav
         id = content.product.id
@@ -107,6 +127,8 @@ struct ProductDetailView: Sendable {
         sellerId = content.seller.id
         canMessage = me != nil && me?.id != content.seller.id
         signInToMessage = me == nil
+        photos = content.product.photoURLs.enumerated().map { Photo(url: WebFormats.absolute($1, on: server), number: $0 + 1) }
+        hasPhotos = !photos.isEmpty
     }
 }
 

@@ -109,7 +109,9 @@ struct ProductCommand: AsyncParsableCommand {
                 let content = try await context.output.loading("Loading the product") { await screen.logic.send(.load) }.content()
                 context.ids.record([content.seller.id, content.product.id])
                 if context.json { return try context.printJSON(Page(product: content.product, seller: content.seller)) }
-                context.output.write(ProductDetailRenderer().lines(for: content, width: context.output.capabilities.width))
+                context.output.write(
+                    ProductDetailRenderer().lines(
+                        for: content, server: context.services.environment.serverURL, width: context.output.capabilities.width))
             }
         }
     }

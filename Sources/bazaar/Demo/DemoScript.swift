@@ -61,7 +61,7 @@ struct DemoScript {
 
         try await narrator.step(5, "She opens the road bike")
         let detail = try await dana.dependencies.productsModule.productScreen(id: bike.id).logic.send(.load).content()
-        narrator.show(ProductDetailRenderer().lines(for: detail, width: narrator.width))
+        narrator.show(ProductDetailRenderer().lines(for: detail, server: url, width: narrator.width))
 
         try await narrator.step(6, "She messages the seller about it")
         let danaChat = try dana.dependencies.chatModule.messagesScreen(user: detail.seller, product: bike)

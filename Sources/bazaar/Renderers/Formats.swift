@@ -16,6 +16,11 @@ enum Formats {
         MoneyText.amount(cents: cents)
     }
 
+    /// `url` (a path the server gave) as a full URL on `server`.
+    static func absolute(_ url: String, on server: URL) -> String {
+        URL(string: url, relativeTo: server)?.absoluteString ?? url
+    }
+
     /// A product's price, styled.
     static func price(_ product: Product) -> ConsoleText {
         money(cents: product.priceCents, currency: product.currency).consoleText(.price)

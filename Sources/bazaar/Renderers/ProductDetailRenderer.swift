@@ -6,15 +6,19 @@ import TerminalUI
 
 /// Draws one product's page, and a product just listed for sale; no logic.
 struct ProductDetailRenderer {
-    /// The lines for a product's page at `width` columns.
-    func lines(for content: ProductDetailContent, width: Int?) -> [ConsoleText] {
+    /// The lines for a product's page at `width` columns; photo URLs are made absolute on `server`.
+    func lines(for content: ProductDetailContent, server: URL, width: Int?) -> [ConsoleText] {
         var lines: [ConsoleText] = [content.product.title.consoleText(.heading) + "  " + Formats.price(content.product)]
+        let photos = content.product.photoURLs.enumerated().map { index, url in
+            ((index == 0 ? "Cover" : "Photo \(index + 1)"), Formats.absolute(url, on: server).consoleText(.muted))
+        }
         lines += FieldList([
             ("Seller", Formats.person(content.seller).consoleText()),
             ("Seller ID", content.seller.id.consoleText(.muted)),
             ("Listed", Formats.date(content.product.createdAt).consoleText()),
             ("ID", content.product.id.consoleText(.muted)),
-        ]).render(width: width)
+            ("Photos", (photos.isEmpty ? "none" : "\(photos.count)").consoleText()),
+        ] + photos).render(width: width)
         lines.append("")
         lines += FieldList.wrap(content.product.description.consoleText(), width: width)
         lines.append("")

@@ -14,9 +14,16 @@ struct ProductListRenderer {
             return [message.consoleText(.muted)]
         }
         let table = Table(
-            columns: [.init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true), .init("LISTED")],
+            columns: [
+                .init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true), .init("PHOTOS", alignRight: true),
+                .init("LISTED"),
+            ],
             rows: shown.map { product in
-                [KnownIDs.short(product.id).consoleText(.muted), product.title.consoleText(), Formats.price(product), Formats.date(product.createdAt).consoleText(.muted)]
+                [
+                    KnownIDs.short(product.id).consoleText(.muted), product.title.consoleText(), Formats.price(product),
+                    (product.photoURLs.isEmpty ? "–" : "\(product.photoURLs.count)").consoleText(.muted),
+                    Formats.date(product.createdAt).consoleText(.muted),
+                ]
             })
         var lines = table.render(width: width)
         let more = content.hasMore || content.products.count > limit

@@ -140,6 +140,16 @@ enum PostgresMigrations {
                 "CREATE INDEX products_price ON products (price_cents, seq)",
             ],
             backfill: { connection, logger in try await PostgresSearchVectors.backfill(connection, logger: logger) }),
+        // Product photos: the order on the product (every product read needs it), the images apart.
+        Migration(name: "v4-product-photos", statements: [
+            "ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT ''",
+            """
+            CREATE TABLE product_photos (
+                id TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), media_type TEXT NOT NULL,
+                digest TEXT NOT NULL, data BYTEA NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX product_photos_product ON product_photos(product_id)",
+        ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

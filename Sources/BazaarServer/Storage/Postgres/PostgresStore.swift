@@ -36,7 +36,7 @@ public struct PostgresStore: BazaarStore {
 
 extension PostgresStore {
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
-    static let productColumns = "id, seq, seller_id, title, description, price_cents, currency, created_at"
+    static let productColumns = "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids"
     static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at"
     static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at"
 
@@ -60,14 +60,16 @@ extension PostgresStore {
 
     /// A product from columns named `prefix + name` (joins prefix them to tell tables apart).
     static func product(_ cells: PostgresRandomAccessRow, prefix: String) throws -> Product {
-        Product(
-            id: try cells[prefix + "id"].decode(String.self),
+        let id = try cells[prefix + "id"].decode(String.self)
+        return Product(
+            id: id,
             sellerId: try cells[prefix + "seller_id"].decode(String.self),
             title: try cells[prefix + "title"].decode(String.self),
             description: try cells[prefix + "description"].decode(String.self),
             priceCents: try cells[prefix + "price_cents"].decode(Int.self),
             currency: try cells[prefix + "currency"].decode(String.self),
-            createdAt: SQLiteStore.date(try cells[prefix + "created_at"].decode(Int64.self)))
+            createdAt: SQLiteStore.date(try cells[prefix + "created_at"].decode(Int64.self)),
+            photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(productId: id))
     }
 
     static func message(_ row: PostgresRow) throws -> Message {

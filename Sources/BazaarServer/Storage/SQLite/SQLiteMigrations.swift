@@ -138,6 +138,22 @@ enum SQLiteMigrations {
                 CREATE INDEX products_price ON products (price_cents, seq);
                 """)
         }
+        migrator.registerMigration("v3-product-photos") { db in
+            // The order lives on the product (every read of a product needs it, none more); the
+            // images in a table of their own, read only when a photo itself is asked for.
+            try db.execute(sql: """
+                ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT '';
+                CREATE TABLE product_photos (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    product_id TEXT NOT NULL REFERENCES products(id),
+                    media_type TEXT NOT NULL,
+                    digest TEXT NOT NULL,
+                    data BLOB NOT NULL,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE INDEX product_photos_product ON product_photos (product_id);
+                """)
+        }
         return migrator
     }
 }

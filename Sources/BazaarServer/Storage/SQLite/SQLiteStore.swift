@@ -81,14 +81,16 @@ extension SQLiteStore {
     }
 
     static func product(_ row: Row) throws -> Product {
-        Product(
-            id: try row.decode(String.self, forColumn: "id"),
+        let id = try row.decode(String.self, forColumn: "id")
+        return Product(
+            id: id,
             sellerId: try row.decode(String.self, forColumn: "seller_id"),
             title: try row.decode(String.self, forColumn: "title"),
             description: try row.decode(String.self, forColumn: "description"),
             priceCents: try row.decode(Int.self, forColumn: "price_cents"),
             currency: try row.decode(String.self, forColumn: "currency"),
-            createdAt: date(try row.decode(Int64.self, forColumn: "created_at"))
+            createdAt: date(try row.decode(Int64.self, forColumn: "created_at")),
+            photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(productId: id)
         )
     }
 

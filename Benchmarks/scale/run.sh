@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The catalogue at scale: for each backend and size, fills a fresh database with bazaar-datagen,
+# serves it with a release bazaar-server, and times its routes (Benchmarks/scale/measure.py):
+# product list, search (a common word, a rare word, no hits, with a filter), product detail and
+# message history, each p50 and p99 over REQUESTS sequential requests that the response cache
+# cannot answer, beside the old LIKE search's SQL on the same data. Results go to
+# Benchmarks/scale/results.jsonl (and the generator's times and database sizes to
+# Benchmarks/scale/generation.jsonl); Benchmarks/scale/plot.py draws them.
+#
+#   Benchmarks/scale/run.sh                                   # 10k, 100k and 1M on SQLite and PostgreSQL
+#   Benchmarks/scale/run.sh --sizes 10000,100000 --backends sqlite --requests 100
+#
+# PostgreSQL runs in a throwaway cluster (scripts/with-postgres.sh; fsync off, which changes
+# nothing for reads). Needs python3 with requests; a million products take about 3 minutes to
+# generate on each backend.
+set -euo pipefail
+
+SIZES="10000,100000,1000000"
+BACKENDS="sqlite,postgres"
+REQUESTS=200
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sizes) SIZES="$2"; shift 2 ;;
+        --backends) BACKENDS="$2"; shift 2 ;;
+        --requests) REQUESTS="$2"; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
+    esac
+done
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+cd "$ROOT"
+
+if [ -z "${BAZAAR_SCALE_INNER:-}" ]; then
+    echo "building bazaar-server and bazaar-datagen (release)…" >&2
+    swift build -c release --product bazaar-server >&2
+    swift build -c release --product bazaar-datagen >&2
+    : > "$HERE/results.jsonl"
+    : > "$HERE/generation.jsonl"
+    if [[ ",$BACKENDS," == *",postgres,"* ]]; then
+        BAZAAR_SCALE_INNER=1 exec scripts/with-postgres.sh "$0" --sizes "$SIZES" --backends "$BACKENDS" --requests "$REQUESTS"
+    fi
+    export BAZAAR_SCALE_INNER=1
+fi
+
+BIN="$(swift build -c release --show-bin-path)"
+WORK="$(mktemp -d)"
+CHILD=""
+cleanup() {
+    if [ -n "$CHILD" ]; then kill "$CHILD" 2>/dev/null || true; wait "$CHILD" 2>/dev/null || true; fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# serve ARGS…: starts bazaar-server on a free port; sets CHILD and URL.
+serve() {
+    "$BIN/bazaar-server" --port 0 --no-quotas --log-level error "$@" >"$WORK/server.out" 2>"$WORK/server.err" &
+    CHILD=$!
+    URL=""
+    for _ in $(seq 1 400); do
+        URL="$(grep -o 'http://[^ ]*' "$WORK/server.out" 2>/dev/null | head -1 || true)"
+        [ -n "$URL" ] && return 0
+        kill -0 "$CHILD" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "run.sh: bazaar-server did not start:" >&2; cat "$WORK/server.err" >&2; exit 70
+}
+
+# record BACKEND SIZE LOG: the generator's summary as one JSON line.
+record() {
+    python3 - "$1" "$2" "$3" >>"$HERE/generation.jsonl" <<'EOF'
+import json, re, sys
+backend, size, log = sys.argv[1], int(sys.argv[2]), open(sys.argv[3]).read()
+total = re.search(r"total: +([0-9.]+) s; database ([0-9.]+) MiB", log)
+products = re.search(r"products: +\d+ in ([0-9.]+) s", log)
+print(json.dumps({"backend": backend, "products": size, "seconds": float(total.group(1)),
+                  "product_seconds": float(products.group(1)), "database_mib": float(total.group(2))}))
+EOF
+}
+
+IFS=',' read -r -a sizes <<<"$SIZES"
+IFS=',' read -r -a backends <<<"$BACKENDS"
+for backend in "${backends[@]}"; do
+    for size in "${sizes[@]}"; do
+        echo "== $backend, $size products" >&2
+        if [ "$backend" = sqlite ]; then
+            database="$WORK/catalogue-$size.sqlite"
+            "$BIN/bazaar-datagen" --products "$size" --sqlite "$database" 2>/dev/null | tee "$WORK/generate.log" >&2
+            record "$backend" "$size" "$WORK/generate.log"
+            serve --sqlite "$database"
+            python3 "$HERE/measure.py" --server "$URL" --backend sqlite --products "$size" --sqlite "$database" \
+                --requests "$REQUESTS" --out "$HERE/results.jsonl"
+        else
+            name="scale_$size"
+            base="${BAZAAR_TEST_POSTGRES_URL%/*}"
+            psql "$BAZAAR_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS $name" -c "CREATE DATABASE $name"
+            database="$base/$name"
+            "$BIN/bazaar-datagen" --products "$size" --postgres "$database" 2>/dev/null | tee "$WORK/generate.log" >&2
+            record "$backend" "$size" "$WORK/generate.log"
+            BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" serve --postgres "$database"
+            python3 "$HERE/measure.py" --server "$URL" --backend postgres --products "$size" --postgres "$database" \
+                --requests "$REQUESTS" --out "$HERE/results.jsonl"
+            kill "$CHILD"; wait "$CHILD" 2>/dev/null || true; CHILD=""
+            psql "$BAZAAR_TEST_POSTGRES_URL" -qc "DROP DATABASE $name"
+            continue
+        fi
+        kill "$CHILD"; wait "$CHILD" 2>/dev/null || true; CHILD=""
+        rm -f "$database" "$database"-*
+    done
+done
+echo "results: $HERE/results.jsonl, $HERE/generation.jsonl (plot with Benchmarks/scale/plot.py)" >&2

@@ -1,0 +1,65 @@
+import BazaarAPI
+import Foundation
+import Hummingbird
+
+/// `/v1/products/{id}/photos*`: a seller adds, orders and removes a product's photos (up to
+/// ``ProductPhotoOrder/limit``); anyone reads them. For anyone but the seller the product's photos
+/// do not exist (404, as for every resource that is not the caller's).
+struct ProductPhotoRoutes: RouteGroup {
+    let deps: ServerDependencies
+
+    func register(on router: Router<BazaarRequestContext>) {
+        router.on(APIRoutes.addProductPhoto) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let productId = try context.pathId()
+            let photo = try await UploadedImage.read(request, now: deps.now())
+            try deps.quotas.charge(.uploadPhoto, by: caller.userId)
+            let change = try await deps.store.addProductPhoto(
+                productId: productId, sellerId: caller.userId, photo: NewProductPhoto(id: deps.newId(), photo: photo))
+            return try await answer(change, status: .created)
+        }
+        router.on(APIRoutes.reorderProductPhotos) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let productId = try context.pathId()
+            let body = try await RequestBody.decode(ReorderPhotosRequest.self, from: request)
+            let change = try await deps.store.reorderProductPhotos(
+                productId: productId, sellerId: caller.userId, order: body.photoIds)
+            return try await answer(change, status: .ok)
+        }
+        router.on(APIRoutes.removeProductPhoto) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let change = try await deps.store.removeProductPhoto(
+                productId: try context.pathId(), sellerId: caller.userId, photoId: try context.photoId())
+            return try await answer(change, status: .ok)
+        }
+        router.on(APIRoutes.productPhoto) { request, context in
+            guard let photo = try await deps.store.productPhoto(productId: try context.pathId(), photoId: try context.photoId())
+            else { throw APIError.notFound("The photo") }
+            // A photo's URL names one upload: what it serves never changes.
+            return UploadedImage.response(photo, request: request, cacheControl: "public, max-age=31536000, immutable")
+        }
+    }
+
+    /// The product after a change (lists and pages cached in memory are dropped), or the error.
+    private func answer(_ change: ProductPhotoChange, status: HTTPResponse.Status) async throws -> Response {
+        switch change {
+        case .changed(let product):
+            await deps.events.productsChanged()
+            return try JSONResponse.make(product, status: status)
+        case .notFound:
+            throw APIError.notFound("The product or photo")
+        case .limitReached:
+            throw APIError.invalidField("photos", "a product has at most \(ProductPhotoOrder.limit) photos")
+        case .mismatch:
+            throw APIError.invalidField("photoIds", "must name each of the product's photos exactly once")
+        }
+    }
+}
+
+extension BazaarRequestContext {
+    /// The `{photoId}` path parameter.
+    func photoId() throws -> String {
+        guard let id = parameters.get("photoId") else { throw APIError.notFound("The photo") }
+        return id
+    }
+}
