@@ -71,11 +71,11 @@ public enum APIRoutes {
     public static let addProductPhoto = APIRoute(method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
     /// `PUT /v1/products/{id}/photos`: put the product's photos in a new order, as the seller.
     public static let reorderProductPhotos = APIRoute(method: "PUT", template: "/v1/products/{id}/photos", requiresAuth: true)
-    /// `GET /v1/products/{id}/photos/{photoId}`: one photo's image.
-    public static let productPhoto = APIRoute(method: "GET", template: "/v1/products/{id}/photos/{photoId}", requiresAuth: false)
-    /// `DELETE /v1/products/{id}/photos/{photoId}`: remove a photo, as the seller.
+    /// `GET /v1/products/{id}/photos/{photo}`: one photo's image.
+    public static let productPhoto = APIRoute(method: "GET", template: "/v1/products/{id}/photos/{photo}", requiresAuth: false)
+    /// `DELETE /v1/products/{id}/photos/{photo}`: remove a photo, as the seller.
     public static let removeProductPhoto = APIRoute(
-        method: "DELETE", template: "/v1/products/{id}/photos/{photoId}", requiresAuth: true)
+        method: "DELETE", template: "/v1/products/{id}/photos/{photo}", requiresAuth: true)
     /// `GET /v1/conversations`: the caller's conversations.
     public static let conversations = APIRoute(method: "GET", template: "/v1/conversations", requiresAuth: true)
     /// `POST /v1/conversations`: open (or find) a conversation.

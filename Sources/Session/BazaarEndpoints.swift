@@ -90,13 +90,13 @@ public enum BazaarEndpoints {
             .put, APIRoutes.reorderProductPhotos.path(productId), parameters: .json(ReorderPhotosRequest(photoIds: photoIds)))
     }
 
-    /// `GET /v1/products/{id}/photos/{photoId}`: one photo's bytes (cacheable for a year: its URL
+    /// `GET /v1/products/{id}/photos/{photo}`: one photo's bytes (cacheable for a year: its URL
     /// names one upload).
     public static func productPhoto(productId: String, photoId: String) -> NonAuthenticatedEndpoint<Data> {
         NonAuthenticatedEndpoint(.get, APIRoutes.productPhoto.path(productId, photoId))
     }
 
-    /// `DELETE /v1/products/{id}/photos/{photoId}`: remove a photo from one of your products.
+    /// `DELETE /v1/products/{id}/photos/{photo}`: remove a photo from one of your products.
     public static func removeProductPhoto(productId: String, photoId: String) -> AuthenticatedEndpoint<Product> {
         AuthenticatedEndpoint(.delete, APIRoutes.removeProductPhoto.path(productId, photoId))
     }

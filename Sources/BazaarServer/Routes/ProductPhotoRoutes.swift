@@ -57,9 +57,9 @@ struct ProductPhotoRoutes: RouteGroup {
 }
 
 extension BazaarRequestContext {
-    /// The `{photoId}` path parameter.
+    /// The `{photo}` path parameter.
     func photoId() throws -> String {
-        guard let id = parameters.get("photoId") else { throw APIError.notFound("The photo") }
+        guard let id = parameters.get("photo") else { throw APIError.notFound("The photo") }
         return id
     }
 }
