@@ -40,10 +40,7 @@ extension PostgresStore {
                 "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = \(photoId) AND product_id = \(productId)"
             ).first
         else { return nil }
-        let cells = row.makeRandomAccess()
-        return StoredPhoto(
-            mediaType: try cells["media_type"].decode(String.self), data: try cells["data"].decode(Data.self),
-            digest: try cells["digest"].decode(String.self), updatedAt: SQLiteStore.date(try cells["created_at"].decode(Int64.self)))
+        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "created_at")
     }
 
     /// In one transaction, the product's row locked: checks it is `sellerId`'s, lets `change`

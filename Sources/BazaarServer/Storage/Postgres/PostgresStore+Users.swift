@@ -70,11 +70,15 @@ extension PostgresStore {
                 "SELECT media_type, data, digest, updated_at FROM photos WHERE user_id = \(userId)"
             ).first
         else { return nil }
-        let cells = row.makeRandomAccess()
-        return StoredPhoto(
+        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "updated_at")
+    }
+
+    /// A photo from a row of `media_type`, `data`, `digest` and the time column named.
+    static func storedPhoto(_ cells: PostgresRandomAccessRow, timeColumn: String) throws -> StoredPhoto {
+        StoredPhoto(
             mediaType: try cells["media_type"].decode(String.self),
             data: try cells["data"].decode(Data.self),
             digest: try cells["digest"].decode(String.self),
-            updatedAt: SQLiteStore.date(try cells["updated_at"].decode(Int64.self)))
+            updatedAt: SQLiteStore.date(try cells[timeColumn].decode(Int64.self)))
     }
 }

@@ -38,13 +38,7 @@ extension SQLiteStore {
             try Row.fetchOne(
                 db, sql: "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = ? AND product_id = ?",
                 arguments: [photoId, productId]
-            ).map { row in
-                StoredPhoto(
-                    mediaType: try row.decode(String.self, forColumn: "media_type"),
-                    data: try row.decode(Data.self, forColumn: "data"),
-                    digest: try row.decode(String.self, forColumn: "digest"),
-                    updatedAt: Self.date(try row.decode(Int64.self, forColumn: "created_at")))
-            }
+            ).map { row in try Self.storedPhoto(row, timeColumn: "created_at") }
         }
     }
 

@@ -69,11 +69,16 @@ extension SQLiteStore {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM photos WHERE user_id = ?", arguments: [userId]) else {
                 return nil
             }
-            return StoredPhoto(
-                mediaType: try row.decode(String.self, forColumn: "media_type"),
-                data: try row.decode(Data.self, forColumn: "data"),
-                digest: try row.decode(String.self, forColumn: "digest"),
-                updatedAt: Self.date(try row.decode(Int64.self, forColumn: "updated_at")))
+            return try Self.storedPhoto(row, timeColumn: "updated_at")
         }
+    }
+
+    /// A photo from a row of `media_type`, `data`, `digest` and the time column named.
+    static func storedPhoto(_ row: Row, timeColumn: String) throws -> StoredPhoto {
+        StoredPhoto(
+            mediaType: try row.decode(String.self, forColumn: "media_type"),
+            data: try row.decode(Data.self, forColumn: "data"),
+            digest: try row.decode(String.self, forColumn: "digest"),
+            updatedAt: date(try row.decode(Int64.self, forColumn: timeColumn)))
     }
 }
