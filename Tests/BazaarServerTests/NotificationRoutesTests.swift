@@ -50,6 +50,19 @@ struct NotificationRoutesTests {
         }
     }
 
+    @Test("more than 500 ids is 422, also beside all: true (a body the contract calls invalid)")
+    func tooManyIdsAre422EvenWithAll() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let ada = try await client.register("ada")
+            let ids = (0..<501).map { "n\($0)" }
+            for body in [MarkNotificationsReadRequest(ids: ids), MarkNotificationsReadRequest(ids: ids, all: true)] {
+                expectError(
+                    try await client.post(APIRoutes.markNotificationsRead.template, body, token: ada.tokens.accessToken), 422,
+                    code: "invalid_field")
+            }
+        }
+    }
+
     @Test func notificationsPageWithCursorsWithoutGapsOrRepeats() async throws {
         try await BazaarTestHarness.withServer { client in
             let (ada, _, all) = try await adaWithNotifications(client, count: 5)

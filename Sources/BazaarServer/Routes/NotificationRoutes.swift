@@ -18,11 +18,13 @@ struct NotificationRoutes: RouteGroup {
         router.on(APIRoutes.markNotificationsRead) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             let body = try await RequestBody.decode(MarkNotificationsReadRequest.self, from: request)
+            // The list's limit holds even beside `all: true`, which makes the list moot: a body
+            // the contract calls invalid is refused whatever else it says.
+            if let ids = body.ids, ids.count > 500 { throw APIError.invalidField("ids", "may list at most 500 ids") }
             switch (body.ids, body.all) {
             case (_, true?):
                 try await deps.store.markNotificationsRead(userId: caller.userId, ids: nil)
             case (let ids?, _):
-                guard ids.count <= 500 else { throw APIError.invalidField("ids", "may list at most 500 ids") }
                 try await deps.store.markNotificationsRead(userId: caller.userId, ids: ids)
             default:
                 throw APIError.invalidField("body", "must have either ids or all: true")
