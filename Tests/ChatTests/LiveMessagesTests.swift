@@ -108,7 +108,14 @@ struct LiveMessagesTests {
 
         await server.stop()
         configuration.port = server.port
-        server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+        // The same port again: on a loaded machine it may not be free the moment the old
+        // server has stopped, so try for a few seconds.
+        var restarted: RunningBazaarServer?
+        for _ in 0..<25 where restarted == nil {
+            restarted = try? await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+            if restarted == nil { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        server = try #require(restarted, "the server did not start again on port \(configuration.port)")
         // Sent before the socket is back: only the catch-up on reconnection can show it.
         _ = try await raw.sendMessage("while you were away", in: conversationID, token: seller.tokens.accessToken)
         let caughtUp = await firstState(states, within: .seconds(20)) {

@@ -16,26 +16,26 @@ struct ProductListParameters {
     /// The most a price filter may be: the same bound as a product's price.
     static let maxPrice: Int64 = 1_000_000_000_000
 
-    /// Reads and checks the parameters of `request`.
-    init(_ request: Request) throws {
-        text = QueryParameters.string(request, "query") ?? ""
+    /// Reads and checks the parsed query parameters of a request.
+    init(_ parameters: QueryParameters.Parsed) throws {
+        text = QueryParameters.string(parameters, "query") ?? ""
         try Validation.length(text, field: "query", 0...200)
         do {
             expression = try SearchExpression.parse(text)
         } catch let failure as SearchExpression.Failure {
             throw APIError.invalidField("query", failure.description)
         }
-        let minimum = try Self.price(request, "minPriceCents")
-        let maximum = try Self.price(request, "maxPriceCents")
+        let minimum = try Self.price(parameters, "minPriceCents")
+        let maximum = try Self.price(parameters, "maxPriceCents")
         if let minimum, let maximum, minimum > maximum {
             throw APIError.invalidField("minPriceCents", "must not be more than maxPriceCents")
         }
-        let seller = QueryParameters.string(request, "sellerId")
+        let seller = QueryParameters.string(parameters, "sellerId")
         if let seller, !Validation.isId(seller) {
             throw APIError.invalidField("sellerId", "must be a user id")
         }
         filters = ProductFilters(minPriceCents: minimum, maxPriceCents: maximum, sellerId: seller)
-        let sort = try QueryParameters.string(request, "sort").map { text in
+        let sort = try QueryParameters.string(parameters, "sort").map { text in
             guard let sort = ProductSort(rawValue: text) else {
                 throw APIError.invalidField("sort", "must be one of \(ProductSort.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -55,8 +55,8 @@ struct ProductListParameters {
     }
 
     /// A price parameter: whole minor units from 0 to ``maxPrice``.
-    private static func price(_ request: Request, _ name: String) throws -> Int64? {
-        guard let text = QueryParameters.string(request, name) else { return nil }
+    private static func price(_ parameters: QueryParameters.Parsed, _ name: String) throws -> Int64? {
+        guard let text = QueryParameters.string(parameters, name) else { return nil }
         guard let value = Int64(text), (0...maxPrice).contains(value) else {
             throw APIError.invalidField(name, "must be an integer from 0 to \(maxPrice)")
         }
@@ -65,10 +65,18 @@ struct ProductListParameters {
 
     /// The key of this page in the encoded-response cache: every parameter that shapes it.
     func cacheKey(cursor: ProductPosition?, limit: Int) -> String {
-        let parts: [String] = [
-            "page", text, filters.minPriceCents.map(String.init) ?? "", filters.maxPriceCents.map(String.init) ?? "",
-            filters.sellerId ?? "", "\(order)", cursor.map { Cursor.encode($0, order: order) } ?? "", "\(limit)",
-        ]
-        return parts.joined(separator: "\u{0}")
+        let orderName =
+            switch order {
+            case .relevance: "r"
+            case .newest: "n"
+            case .priceAscending: "a"
+            case .priceDescending: "d"
+            }
+        var key = "page\u{0}" + text + "\u{0}" + orderName + "\u{0}" + String(limit)
+        if let cursor { key += "\u{0}" + Cursor.encode(cursor, order: order) }
+        if filters != ProductFilters() {
+            key += "\u{0}\(filters.minPriceCents ?? -1)\u{0}\(filters.maxPriceCents ?? -1)\u{0}" + (filters.sellerId ?? "")
+        }
+        return key
     }
 }

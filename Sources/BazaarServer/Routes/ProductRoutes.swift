@@ -8,11 +8,12 @@ struct ProductRoutes: RouteGroup {
 
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.products) { request, _ in
-            let limit = try QueryParameters.limit(request)
-            let search = try ProductListParameters(request)
+            let parameters = request.uri.queryParameters
+            let limit = try QueryParameters.limit(parameters)
+            let search = try ProductListParameters(parameters)
             let query = ProductQuery(
                 search: search.expression, filters: search.filters, order: search.order,
-                after: try Cursor.decodeProducts(QueryParameters.cursor(request, "cursor"), order: search.order), limit: limit)
+                after: try Cursor.decodeProducts(QueryParameters.cursor(parameters, "cursor"), order: search.order), limit: limit)
             return try await JSONResponse.cacheable(
                 key: search.cacheKey(cursor: query.after, limit: limit), in: deps.publicReads, request: request,
                 cacheControl: "public, max-age=0, must-revalidate"
