@@ -91,6 +91,7 @@ def main():
     n = args.requests
 
     ids = [row[0] for row in database.rows(f"SELECT id FROM products ORDER BY random() LIMIT {n}")]
+    photos = database.rows(f"SELECT product_id, id FROM product_photos ORDER BY random() LIMIT {n}")
     conversations = database.rows(
         "SELECT c.id, u.username FROM conversations c JOIN users u ON u.id = c.user_low ORDER BY random() LIMIT 20")
     tokens = {}
@@ -113,6 +114,8 @@ def main():
             f"{base}/products?query={COMMON[i % len(COMMON)]}&maxPriceCents={2000 + 10 * i}&limit=20" for i in range(n)],
         "detail": [f"{base}/products/{ids[i % len(ids)]}" for i in range(n)],
     }
+    if photos:
+        cases["photo"] = [f"{base}/products/{photos[i % len(photos)][0]}/photos/{photos[i % len(photos)][1]}" for i in range(n)]
     for k in range(20):  # warm-up: the connection, the server's code paths, the database's caches
         timed(session, f"{base}/products?query=warm{k}&limit=20")
         timed(session, f"{base}/products?query={COMMON[k % len(COMMON)]}&sort=newest&limit={20 + k}")

@@ -53,10 +53,10 @@ def main():
             cells = [f"{points[s]['p50_ms']:.2f} / {points[s]['p99_ms']:.2f}" if s in points else "—" for s in sizes]
             print(f"| {case} | " + " | ".join(cells) + " |")
     if generation:
-        print("\n| backend | products | generation | of which products | database |")
-        print("| --- | ---: | ---: | ---: | ---: |")
+        print("\n| backend | products | photos | generation | of which products and photos | database |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
         for record in generation:
-            print(f"| {record['backend']} | {record['products']:,} | {record['seconds']:.1f} s | "
+            print(f"| {record['backend']} | {record['products']:,} | {record.get('photos', 0):,} | {record['seconds']:.1f} s | "
                   f"{record['product_seconds']:.1f} s | {record['database_mib']:.0f} MiB |")
 
 

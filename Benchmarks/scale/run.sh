@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The catalogue at scale: for each backend and size, fills a fresh database with bazaar-datagen,
 # serves it with a release bazaar-server, and times its routes (Benchmarks/scale/measure.py):
-# product list, search (a common word, a rare word, no hits, with a filter), product detail and
-# message history, each p50 and p99 over REQUESTS sequential requests that the response cache
+# product list, search (a common word, a rare word, no hits, with a filter), product detail, a
+# product photo and message history, each p50 and p99 over REQUESTS sequential requests that the response cache
 # cannot answer, beside the old LIKE search's SQL on the same data. Results go to
 # Benchmarks/scale/results.jsonl (and the generator's times and database sizes to
 # Benchmarks/scale/generation.jsonl); Benchmarks/scale/plot.py draws them.
@@ -73,9 +73,10 @@ record() {
 import json, re, sys
 backend, size, log = sys.argv[1], int(sys.argv[2]), open(sys.argv[3]).read()
 total = re.search(r"total: +([0-9.]+) s; database ([0-9.]+) MiB", log)
-products = re.search(r"products: +\d+ in ([0-9.]+) s", log)
+products = re.search(r"products: +\d+ with (\d+) photos in ([0-9.]+) s", log)
 print(json.dumps({"backend": backend, "products": size, "seconds": float(total.group(1)),
-                  "product_seconds": float(products.group(1)), "database_mib": float(total.group(2))}))
+                  "product_seconds": float(products.group(2)), "photos": int(products.group(1)),
+                  "database_mib": float(total.group(2))}))
 EOF
 }
 

@@ -61,6 +61,18 @@ struct CatalogueGenerator {
             priceCents: price, currency: "EUR", createdAt: start + Double(index) * 60)
     }
 
+    /// One to three photos of `product` when a `share` (0 to 1) of listings have them, else none.
+    mutating func photos(of product: Product, share: Double) -> [BulkProductPhoto] {
+        guard Double(random.below(1_000)) < share * 1_000 else { return [] }
+        return (0..<1 + random.below(3)).map { _ in
+            let colours = (0..<6).map { _ in UInt8(40 + random.below(200)) }
+            let image = GeneratedPhoto.png(from: Array(colours[0..<3]), to: Array(colours[3..<6]))
+            return BulkProductPhoto(
+                productId: product.id,
+                photo: NewProductPhoto(id: id(), photo: StoredPhoto(mediaType: "image/png", data: image, updatedAt: product.createdAt)))
+        }
+    }
+
     /// A conversation about `product` between its seller and `buyer`, of `length` messages.
     mutating func conversation(about product: Product, buyer: String, length: Int, at time: Date) -> BulkConversation {
         let messages = (0..<length).map { index in

@@ -5,12 +5,13 @@ import Foundation
 import Logging
 
 /// `bazaar-datagen`: fills a Bazaar database with a generated catalogue (users, listings from
-/// word lists, conversations with messages), written in bulk, for scale benchmarks and demos.
+/// word lists, a share of them with photos, conversations with messages), written in bulk, for
+/// scale benchmarks and demos.
 @main
 struct DataGenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bazaar-datagen",
-        abstract: "Fills a Bazaar database with N generated products, their sellers and conversations.",
+        abstract: "Fills a Bazaar database with N generated products, their photos, sellers and conversations.",
         discussion: """
             Writes straight into the database (thousands of rows per statement), then prints how long \
             each part took and the database's size. Every generated user's password is bazaar-demo. \
@@ -25,6 +26,7 @@ struct DataGenCommand: AsyncParsableCommand {
     @Option(help: "How many users sell and chat (default: one per 200 products, at least 10).") var users: Int?
     @Option(help: "How many conversations (default: one per 50 products).") var conversations: Int?
     @Option(help: "Messages in each conversation.") var messagesPerConversation = 20
+    @Option(help: "The share of products (0 to 1) with one to three photos (small generated PNGs).") var photoShare = 0.2
     @Option(help: "The SQLite file to fill (created if missing).") var sqlite: String?
     @Option(help: "The PostgreSQL URL to fill instead.") var postgres: String?
     @Option(help: "Rows written per statement or transaction.") var batch = 5_000
@@ -34,6 +36,7 @@ struct DataGenCommand: AsyncParsableCommand {
         guard products >= 0, products <= 100_000_000 else { throw ValidationError("--products must be from 0 to 100000000") }
         guard (sqlite == nil) != (postgres == nil) else { throw ValidationError("give exactly one of --sqlite and --postgres") }
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be from 1 to 100000") }
+        guard (0...1).contains(photoShare) else { throw ValidationError("--photo-share must be from 0 to 1") }
         guard messagesPerConversation >= 1 else { throw ValidationError("--messages-per-conversation must be at least 1") }
         if let users, users < 2 { throw ValidationError("--users must be at least 2") }
         if let conversations, conversations < 0 { throw ValidationError("--conversations must not be negative") }
@@ -73,12 +76,15 @@ struct DataGenCommand: AsyncParsableCommand {
             userIds += made.map(\.id)
         }
         let usersDone = clock.now
+        var photoCount = 0
         var conversationProducts: [Product] = []
         let conversationCount = conversations ?? products / 50
         let every = conversationCount == 0 ? Int.max : max(1, products / max(conversationCount, 1))
         for first in stride(from: 0, to: products, by: batch) {
             let made = (first..<min(first + batch, products)).map { generator.product($0, sellers: userIds) }
-            try await writer.insert(products: made)
+            let photos = made.flatMap { generator.photos(of: $0, share: photoShare) }
+            try await writer.insert(products: made, photos: photos)
+            photoCount += photos.count
             conversationProducts += made.enumerated().filter { (first + $0.offset) % every == 0 }.map(\.element)
             if (first / batch) % 20 == 19 { report("products", done: first + made.count, of: products, since: usersDone) }
         }
@@ -104,7 +110,7 @@ struct DataGenCommand: AsyncParsableCommand {
         let bytes = try await writer.databaseBytes()
         func seconds(_ duration: Duration) -> String { String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
         print("users:         \(userCount) in \(seconds(usersDone - started)) (one bcrypt hash, shared)")
-        print("products:      \(products) in \(seconds(productsDone - usersDone))")
+        print("products:      \(products) with \(photoCount) photos in \(seconds(productsDone - usersDone))")
         print("conversations: \(written) with \(written * messagesPerConversation) messages in \(seconds(conversationsDone - productsDone))")
         print("finish:        \(seconds(finished - conversationsDone)) (statistics, index merge)")
         print("total:         \(seconds(finished - started)); database \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB")

@@ -18,7 +18,7 @@ enum UploadedImage {
         guard let actual = ImageSniffer.mediaType(of: data) else {
             throw APIError.unsupportedMediaType("a JPEG, PNG or WebP image (the content is not one)")
         }
-        return StoredPhoto(mediaType: actual, data: data, digest: HTTPCaching.hexDigest(data), updatedAt: now)
+        return StoredPhoto(mediaType: actual, data: data, updatedAt: now)
     }
 
     /// The answer serving `photo`: strong `ETag`, and 304 when the request already holds it.

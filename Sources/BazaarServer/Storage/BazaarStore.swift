@@ -166,6 +166,11 @@ public struct StoredPhoto: Sendable, Equatable {
         self.digest = digest
         self.updatedAt = updatedAt
     }
+
+    /// A photo of `data`, its digest made as the server makes it for an upload.
+    public init(mediaType: String, data: Data, updatedAt: Date) {
+        self.init(mediaType: mediaType, data: data, digest: HTTPCaching.hexDigest(data), updatedAt: updatedAt)
+    }
 }
 
 /// What spending a refresh token did.

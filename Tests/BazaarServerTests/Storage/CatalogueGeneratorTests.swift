@@ -22,15 +22,32 @@ struct CatalogueGeneratorTests {
             #expect(outcome.stdout.contains("products:      3000"), "\(outcome.stdout)")
             #expect(outcome.stdout.contains("conversations: 12 with 300 messages"), "\(outcome.stdout)")
             try await BazaarTestHarness.withServer(configuration: configuration) { client in
-                var listed = 0
+                var listed: [Product] = []
                 var cursor: String?
                 repeat {
                     let page = try await client.get(APIRoutes.products.template + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
                         .decode(Page<Product>.self)
-                    listed += page.items.count
+                    listed += page.items
                     cursor = page.nextCursor
                 } while cursor != nil
-                #expect(listed == 3000)
+                #expect(listed.count == 3000)
+                // About a fifth have one to three photos, each a PNG served like an uploaded one.
+                let photographed = listed.filter { !$0.photoURLs.isEmpty }
+                #expect((450...750).contains(photographed.count), "\(photographed.count) of 3000 with photos")
+                #expect(photographed.allSatisfy { (1...3).contains($0.photoURLs.count) })
+                let photoCount = photographed.reduce(0) { $0 + $1.photoURLs.count }
+                #expect(outcome.stdout.contains("products:      3000 with \(photoCount) photos"), "\(outcome.stdout)")
+                for product in photographed.prefix(3) {
+                    for url in product.photoURLs {
+                        let photo = try await client.get(url)
+                        expectStatus(photo, 200)
+                        #expect(photo.header("Content-Type") == "image/png")
+                        #expect(photo.body.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+                        #expect((300...600).contains(photo.body.count), "\(photo.body.count) bytes")
+                        let etag = try #require(photo.header("ETag"))
+                        expectStatus(try await client.get(url, headers: [("If-None-Match", etag)]), 304)
+                    }
+                }
                 let bikes = try await client.get(APIRoutes.products.template + "?query=bikes&limit=100").decode(Page<Product>.self)
                 #expect(!bikes.items.isEmpty && bikes.items.allSatisfy { "\($0.title) \($0.description)".lowercased().contains("bike") })
                 // Ten users; some of them are in conversations of 25 messages, all read.

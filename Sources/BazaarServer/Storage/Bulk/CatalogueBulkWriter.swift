@@ -9,8 +9,9 @@ import Logging
 public protocol CatalogueBulkWriter: Sendable {
     /// Adds users (their password hashes already made).
     func insert(users: [NewUser]) async throws
-    /// Adds products, which take their list positions in the order given.
-    func insert(products: [Product]) async throws
+    /// Adds products, which take their list positions in the order given, with `photos` of them
+    /// (each product's in the order given: the first is its cover).
+    func insert(products: [Product], photos: [BulkProductPhoto]) async throws
     /// Adds conversations with their messages, in the order given.
     func insert(conversations: [BulkConversation]) async throws
     /// Brings the planner's statistics up to date (and merges SQLite's full-text index).
@@ -19,6 +20,31 @@ public protocol CatalogueBulkWriter: Sendable {
     func databaseBytes() async throws -> Int64
     /// Closes the connection.
     func close() async
+}
+
+/// A photo of one of the products written in the same ``CatalogueBulkWriter/insert(products:photos:)``.
+public struct BulkProductPhoto: Sendable {
+    /// The product it shows.
+    public var productId: String
+    /// Its id and image.
+    public var photo: NewProductPhoto
+
+    /// Makes a product photo.
+    public init(productId: String, photo: NewProductPhoto) {
+        self.productId = productId
+        self.photo = photo
+    }
+}
+
+extension [BulkProductPhoto] {
+    /// The `photo_ids` column of each product that has photos, keyed by product id.
+    func photoColumns() -> [String: String] {
+        var orders: [String: ProductPhotoOrder] = [:]
+        for item in self {
+            _ = orders[item.productId, default: ProductPhotoOrder(column: "")].append(item.photo.id)
+        }
+        return orders.mapValues(\.column)
+    }
 }
 
 /// A conversation between two users about a product, with its messages oldest first.

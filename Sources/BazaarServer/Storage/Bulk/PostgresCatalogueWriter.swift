@@ -1,5 +1,6 @@
 import BazaarAPI
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// ``CatalogueBulkWriter`` on PostgreSQL: each batch is one `INSERT … SELECT FROM unnest(…)` per
@@ -24,18 +25,31 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
             """)
     }
 
-    func insert(products: [Product]) async throws {
+    func insert(products: [Product], photos: [BulkProductPhoto]) async throws {
         let vectors = try products.map { try PostgresSearchVectors.vectors(title: $0.title, description: $0.description) }
+        let photoColumns = photos.photoColumns()
         try await database.rows(
             """
-            INSERT INTO products (id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector)
-            SELECT id, seller_id, title, description, price_cents, currency, created_at, search::TSVECTOR, title_only::TSVECTOR
+            INSERT INTO products (
+                id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector, photo_ids)
+            SELECT id, seller_id, title, description, price_cents, currency, created_at, search::TSVECTOR, title_only::TSVECTOR,
+                photo_ids
             FROM unnest(\(products.map(\.id))::TEXT[], \(products.map(\.sellerId))::TEXT[], \(products.map(\.title))::TEXT[],
                 \(products.map(\.description))::TEXT[], \(products.map { Int64($0.priceCents) })::BIGINT[],
                 \(products.map(\.currency))::TEXT[], \(products.map { SQLiteStore.millis($0.createdAt) })::BIGINT[],
-                \(vectors.map(\.search))::TEXT[], \(vectors.map(\.title))::TEXT[])
-                WITH ORDINALITY AS p(id, seller_id, title, description, price_cents, currency, created_at, search, title_only, position)
+                \(vectors.map(\.search))::TEXT[], \(vectors.map(\.title))::TEXT[], \(products.map { photoColumns[$0.id] ?? "" })::TEXT[])
+                WITH ORDINALITY
+                AS p(id, seller_id, title, description, price_cents, currency, created_at, search, title_only, photo_ids, position)
             ORDER BY position
+            """)
+        guard !photos.isEmpty else { return }
+        let images = photos.map(\.photo.photo)
+        try await database.rows(
+            """
+            INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at)
+            SELECT * FROM unnest(\(photos.map(\.photo.id))::TEXT[], \(photos.map(\.productId))::TEXT[],
+                \(images.map(\.mediaType))::TEXT[], \(images.map(\.digest))::TEXT[], \(images.map { ByteBuffer(bytes: $0.data) })::BYTEA[],
+                \(images.map { SQLiteStore.millis($0.updatedAt) })::BIGINT[])
             """)
     }
 

@@ -23,20 +23,29 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
         }
     }
 
-    func insert(products: [Product]) async throws {
+    func insert(products: [Product], photos: [BulkProductPhoto]) async throws {
+        let photoColumns = photos.photoColumns()
         try await store.pool.write { db in
             var seq = try SQLiteStore.nextSeq(db, table: .products)
             let statement = try db.makeStatement(
                 sql: """
-                    INSERT INTO products (id, seq, seller_id, title, description, price_cents, currency, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO products (id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for product in products {
                 try statement.execute(arguments: [
                     product.id, seq, product.sellerId, product.title, product.description, product.priceCents, product.currency,
-                    SQLiteStore.millis(product.createdAt),
+                    SQLiteStore.millis(product.createdAt), photoColumns[product.id] ?? "",
                 ])
                 seq += 1
+            }
+            let photo = try db.makeStatement(
+                sql: "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+            for item in photos {
+                let image = item.photo.photo
+                try photo.execute(arguments: [
+                    item.photo.id, item.productId, image.mediaType, image.digest, image.data, SQLiteStore.millis(image.updatedAt),
+                ])
             }
         }
     }
