@@ -64,6 +64,13 @@ public enum PostgresTestDatabase {
         return ended.value
     }
 
+    /// Brings the planner's statistics on `database` up to date, as autovacuum would in time.
+    public static func analyse(_ database: PostgresURL) async throws {
+        try await onServer(database) { connection, logger in
+            try await connection.query("ANALYZE", logger: logger)
+        }
+    }
+
     /// Runs `body` with a new database, dropped afterwards.
     public static func with<Result: Sendable>(_ body: (PostgresURL) async throws -> Result) async throws -> Result {
         let database = try await create()

@@ -102,9 +102,12 @@ public struct ProductScan: Sendable {
     /// The most products to read.
     public var limit: Int
 
-    /// Whether the scan has a text condition.
-    public var hasText: Bool {
-        if case .all = text { false } else { true }
+    /// The search its text condition runs, if it has one.
+    public var search: SearchExpression? {
+        switch text {
+        case .all: nil
+        case .matching(let search), .titleMatching(let search), .descriptionOnlyMatching(let search): search
+        }
     }
 }
 

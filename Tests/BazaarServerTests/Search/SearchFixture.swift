@@ -94,21 +94,46 @@ struct SearchFixture {
         return Loaded(products: products, sellerIds: sellerIds, names: names)
     }
 
+    /// A backend to search on, and whether its planner has statistics on the catalogue.
+    struct Backend: Sendable, CustomStringConvertible {
+        var storage: StorageKind
+        /// PostgreSQL only: `ANALYZE` after loading, so its search scans read a rare search's
+        /// every match through the index; without statistics the planner chooses alone.
+        var analysed = false
+
+        /// Each available backend, and PostgreSQL both with statistics and without.
+        static var all: [Backend] {
+            StorageKind.available.flatMap { kind in
+                kind == .postgres ? [Backend(storage: kind), Backend(storage: kind, analysed: true)] : [Backend(storage: kind)]
+            }
+        }
+
+        var description: String { analysed ? "\(storage), analysed" : "\(storage)" }
+    }
+
     /// Loads the catalogue into a fresh database on `storage` and runs `body` against a server on it.
     static func withServer<Result: Sendable>(
         on storage: StorageKind, _ body: (BazaarTestClient, Loaded) async throws -> Result
     ) async throws -> Result {
-        try await storage.withConfiguration { configuration in
-            let backend = try await StorageBackend.openStore(
+        try await withServer(on: Backend(storage: storage), body)
+    }
+
+    /// Loads the catalogue into a fresh database on `backend` and runs `body` against a server on it.
+    static func withServer<Result: Sendable>(
+        on backend: Backend, _ body: (BazaarTestClient, Loaded) async throws -> Result
+    ) async throws -> Result {
+        try await backend.storage.withConfiguration { configuration in
+            let opened = try await StorageBackend.openStore(
                 configuration: configuration, logger: TestServer.quietLogger(label: "search-fixture"))
             let loaded: Loaded
             do {
-                loaded = try await load(into: backend.store)
+                loaded = try await load(into: opened.store)
+                if backend.analysed, let postgres = configuration.postgres { try await PostgresTestDatabase.analyse(postgres) }
             } catch {
-                await backend.close()
+                await opened.close()
                 throw error
             }
-            await backend.close()
+            await opened.close()
             return try await BazaarTestHarness.withServer(configuration: configuration) { client in
                 try await body(client, loaded)
             }

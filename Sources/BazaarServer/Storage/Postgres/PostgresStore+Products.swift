@@ -21,32 +21,15 @@ extension PostgresStore {
             .map(Self.product)
     }
 
-    /// One ordered run of products; a text condition is answered by the GIN index on
-    /// `search_vector` (or, for a common word, by walking `seq` backwards, as the planner judges).
+    /// One ordered run of products. With text, newest first: a rare search (by
+    /// ``PostgresTermStatistics``) reads its every match through the GIN index and sorts them; a
+    /// common one is left to the planner, which walks the list newest first and stops at the page's end.
     public func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct] {
-        guard case .newest = scan.order, scan.hasText else { return try await rows(Self.query(for: scan)) }
-        // Newest first with text: in windows of `seq` growing from the newest (or the position)
-        // backwards. The planner cannot know how rare a word is, and walking `seq` backwards
-        // through a million rows for a rare one takes tens of milliseconds; a window lets the
-        // GIN index answer for rare words while a common word is done in the first, small window.
-        guard var high = try await newestSeq(before: scan.after?.seq) else { return [] }
-        var window: Int64 = 2_000
-        var found: [ScannedProduct] = []
-        while found.count < scan.limit, high > 0 {
-            let low = max(0, high - window)
-            var windowed = scan
-            windowed.limit = scan.limit - found.count
-            found += try await rows(Self.query(for: windowed, seqWindow: low...high))
-            high = low - 1
-            window *= 4
+        var readEveryMatch = false
+        if case .newest = scan.order, let search = scan.search {
+            readEveryMatch = try await termStatistics.isRare(search, database: database)
         }
-        return found
-    }
-
-    /// The highest `seq` below `position` (or at all), if any product is there.
-    private func newestSeq(before position: Int64?) async throws -> Int64? {
-        try await database.rows("SELECT MAX(seq) FROM products WHERE (\(position)::BIGINT IS NULL OR seq < \(position))")
-            .first?.decode(Int64?.self)
+        return try await rows(Self.query(for: scan, readEveryMatch: readEveryMatch))
     }
 
     private func rows(_ query: PostgresQuery) async throws -> [ScannedProduct] {
@@ -57,9 +40,9 @@ extension PostgresStore {
     }
 
     /// The statement for `scan`, every value bound (the search as a `tsquery` literal of terms);
-    /// with `seqWindow`, only products in that range of `seq`, sorted without the `seq` index so
-    /// the planner filters by the text index first.
-    static func query(for scan: ProductScan, seqWindow: ClosedRange<Int64>? = nil) -> PostgresQuery {
+    /// with `readEveryMatch`, sorted by an expression the `seq` index cannot give, so the planner
+    /// reads the matches from the text index instead of walking the list.
+    static func query(for scan: ProductScan, readEveryMatch: Bool = false) -> PostgresQuery {
         var sql = "SELECT \(productColumns) FROM products"
         var conditions: [String] = []
         var bindings = PostgresBindings()
@@ -73,8 +56,19 @@ extension PostgresStore {
         case .matching(let search):
             conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
         case .titleMatching(let search):
-            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            // A title holding the required words means the whole text holds them too, so only
+            // exclusions need the whole text. Both conditions left in, the planner would multiply
+            // their selectivities as if independent, expect a fiftieth of the matches, and read
+            // every one of them instead of walking to the page's end.
             conditions.append("title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY")
+            if let alternative = search.alternatives.first, search.alternatives.count == 1 {
+                if !alternative.excluded.isEmpty {
+                    let excluded = SearchExpression(alternatives: alternative.excluded.map { .init(required: [$0]) })
+                    conditions.append("NOT (search_vector @@ \(bind(excluded.tsquery))::TSQUERY)")
+                }
+            } else if search.hasExclusions {
+                conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            }
         case .descriptionOnlyMatching(let search):
             conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
             conditions.append("NOT (title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY)")
@@ -85,13 +79,8 @@ extension PostgresStore {
         let orderBy: String
         switch scan.order {
         case .newest:
-            if let seqWindow {
-                conditions.append("seq BETWEEN \(bind(seqWindow.lowerBound)) AND \(bind(seqWindow.upperBound))")
-                orderBy = "seq + 0 DESC"
-            } else {
-                if let after = scan.after { conditions.append("seq < \(bind(after.seq))") }
-                orderBy = "seq DESC"
-            }
+            if let after = scan.after { conditions.append("seq < \(bind(after.seq))") }
+            orderBy = readEveryMatch ? "seq + 0 DESC" : "seq DESC"
         case .priceAscending, .priceDescending:
             let ascending = scan.order == .priceAscending
             if let after = scan.after, let price = after.priceCents {

@@ -13,6 +13,8 @@ import PostgresNIO
 /// database is unreachable they fail fast with ``StoreError/unavailable(_:)``.
 public struct PostgresStore: BazaarStore {
     let database: PostgresDatabase
+    /// How common search terms are, for planning search scans.
+    let termStatistics = PostgresTermStatistics()
 
     init(database: PostgresDatabase) {
         self.database = database
