@@ -30,10 +30,12 @@ def main():
         by_backend[record["backend"]][record["case"]][record["products"]] = record
     for backend, cases in sorted(by_backend.items()):
         figure, axes = plt.subplots(figsize=(9, 5.5))
-        for case, points in cases.items():
+        colours = plt.get_cmap("tab20").colors
+        for index, (case, points) in enumerate(cases.items()):
             sizes = sorted(points)
-            style = "--" if case.startswith("LIKE") else "-"
-            axes.plot(sizes, [points[s]["p99_ms"] for s in sizes], style, marker="o", label=case)
+            like = case.startswith("LIKE")
+            axes.plot(sizes, [points[s]["p99_ms"] for s in sizes], "--" if like else "-", marker="s" if like else "o",
+                      color=colours[(2 * index) % 20 + (index * 2 >= 20)], label=case)
         axes.set_xscale("log")
         axes.set_yscale("log")
         axes.set_xlabel("products in the catalogue")
