@@ -39,6 +39,26 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("starting on a port another server holds fails with the reason, not a bare didNotStart")
+    func startOnATakenPortSaysWhy() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await BazaarServer.start(
+            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "first"))
+        let other = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: other) }
+        var configuration = BazaarTestHarness.configuration(directory: other)
+        configuration.port = first.port
+        do {
+            let second = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "second"))
+            await second.stop()
+            Issue.record("a second server started on port \(first.port)")
+        } catch let error as RunningBazaarServer.StartError {
+            #expect("\(error)".lowercased().contains("address already in use"), "\(error)")
+        }
+        await first.stop()
+    }
+
     @Test("a connection that never sent a byte is closed at stop, and the stop does not wait for it")
     func stopClosesConnectionsThatSentNothing() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// SQLite indexes products with this very tokenizer; the PostgreSQL store uses it too, to build
 /// its `tsvector`s and `tsquery`s, so both backends see the same terms and give the same answers.
-/// It runs on a private in-memory SQLite database, made on first use.
+/// It runs on a private in-memory SQLite database, made with the tokenizer on first use.
 public final class SearchTokenizer: Sendable {
     /// The FTS5 tokenizer arguments, exactly as the SQLite index declares them.
     public static let arguments = ["porter", "unicode61", "remove_diacritics", "2"]
@@ -14,7 +14,14 @@ public final class SearchTokenizer: Sendable {
     /// The one tokenizer the server uses.
     public static let shared = SearchTokenizer()
 
-    private let queue = Mutex<DatabaseQueue?>(nil)
+    /// The in-memory database and the tokenizer made on it, once; the lock also serialises
+    /// tokenizing, which runs in SQLite's C code on that one tokenizer.
+    private struct Loaded {
+        let database: DatabaseQueue
+        let tokenizer: any FTS5Tokenizer
+    }
+
+    private let loaded = Mutex<Loaded?>(nil)
 
     /// Makes a tokenizer; its database opens on first use.
     public init() {}
@@ -24,20 +31,18 @@ public final class SearchTokenizer: Sendable {
         try terms(in: [text])[0]
     }
 
-    /// The terms of each text, in order, in one visit to the tokenizer's database.
+    /// The terms of each text, in order.
     public func terms(in texts: [String]) throws -> [[String]] {
-        try database().inDatabase { db in
-            let tokenizer = try db.makeTokenizer(FTS5TokenizerDescriptor(components: Self.arguments))
+        try loaded.withLock { loaded in
+            let tokenizer: any FTS5Tokenizer
+            if let existing = loaded {
+                tokenizer = existing.tokenizer
+            } else {
+                let database = try DatabaseQueue()
+                tokenizer = try database.inDatabase { db in try db.makeTokenizer(FTS5TokenizerDescriptor(components: Self.arguments)) }
+                loaded = Loaded(database: database, tokenizer: tokenizer)
+            }
             return try texts.map { text in try tokenizer.tokenize(document: text).map(\.token) }
-        }
-    }
-
-    private func database() throws -> DatabaseQueue {
-        try queue.withLock { queue in
-            if let queue { return queue }
-            let made = try DatabaseQueue()
-            queue = made
-            return made
         }
     }
 }

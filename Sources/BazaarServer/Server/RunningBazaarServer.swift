@@ -16,9 +16,16 @@ public struct RunningBazaarServer: Sendable {
     private let task: Task<Void, any Error>
 
     /// Errors while starting.
-    public enum StartError: Error {
-        /// The server stopped before it listened (the port may be taken).
-        case didNotStart
+    public enum StartError: Error, CustomStringConvertible {
+        /// The server stopped before it listened, and why (the port taken, for example).
+        case didNotStart(reason: String)
+
+        /// A sentence for logs and the command line.
+        public var description: String {
+            switch self {
+            case .didNotStart(let reason): "the server did not start: \(reason)"
+            }
+        }
     }
 
     static func launch(_ server: BazaarServer, logger: Logger) async throws -> RunningBazaarServer {
@@ -35,12 +42,19 @@ public struct RunningBazaarServer: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             task.cancel()
-            throw StartError.didNotStart
+            // The group's own error says why (for example that the address is in use).
+            let reason: String
+            switch await task.result {
+            case .failure(let error): reason = "\(error)"
+            case .success: reason = "it stopped before listening"
+            }
+            throw StartError.didNotStart(reason: reason)
         }
         let host = server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
         guard let url = URL(string: "http://\(host):\(port)") else {
             task.cancel()
-            throw StartError.didNotStart
+            _ = await task.result
+            throw StartError.didNotStart(reason: "\(host):\(port) does not make a URL")
         }
         return RunningBazaarServer(port: port, baseURL: url, metrics: server.metrics, group: group, task: task)
     }
