@@ -33,8 +33,58 @@ public enum BazaarJSON {
 
     /// Formats a date the way the contract writes it: `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC, rounded
     /// to the nearest millisecond (so the same instant always prints the same text).
+    ///
+    /// Written out by arithmetic on the Gregorian calendar: a history page formats fifty dates,
+    /// and `Date.ISO8601FormatStyle` took about a microsecond each. Years before 1583 (where
+    /// Foundation's calendar is Julian) and after 9999 take the format style's path, so every
+    /// instant prints exactly as it did.
     public static func formatDate(_ date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var days = millis / 86_400_000
+        var ofDay = millis % 86_400_000
+        if ofDay < 0 {
+            days -= 1
+            ofDay += 86_400_000
+        }
+        let (year, month, day) = civilDate(daysSince1970: days)
+        guard (1583...9999).contains(year) else { return formatDateWithStyle(millis: millis) }
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: Int64, at offset: Int, digits: Int) {
+                var rest = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, at: 0, digits: 4)
+            put(month, at: 5, digits: 2)
+            put(day, at: 8, digits: 2)
+            put(ofDay / 3_600_000, at: 11, digits: 2)
+            put(ofDay / 60_000 % 60, at: 14, digits: 2)
+            put(ofDay / 1000 % 60, at: 17, digits: 2)
+            put(ofDay % 1000, at: 20, digits: 3)
+            for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+                text[offset] = UInt8(ascii: character)
+            }
+            return 24
+        }
+    }
+
+    /// Year, month and day of the day `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The same text through `Date.ISO8601FormatStyle`, for years the arithmetic leaves to it.
+    static func formatDateWithStyle(millis: Int64) -> String {
         var seconds = millis / 1000
         var fraction = millis % 1000
         if fraction < 0 {

@@ -9,6 +9,8 @@ struct TokenService: Sendable {
     let accessLifetime: Duration
     let refreshLifetime: Duration
     let now: @Sendable () -> Date
+    /// Tokens already verified, so each is checked once.
+    let verified = VerifiedAccessTokens()
 
     init(signingKey: Data, accessLifetime: Duration, refreshLifetime: Duration, now: @escaping @Sendable () -> Date) async {
         keys = JWTKeyCollection()
@@ -41,16 +43,24 @@ struct TokenService: Sendable {
 
     /// The user and session of a valid access token; throws ``APIError`` 401 otherwise.
     func verifyAccessToken(_ token: String) async throws -> (userId: String, sessionId: String) {
-        let claims: AccessClaims
-        do {
-            claims = try await keys.verify(token, as: AccessClaims.self)
-        } catch {
-            throw APIError.unauthorized("invalid_token", "The access token is not valid.")
+        let current = now()
+        let known: VerifiedAccessTokens.Claims
+        if let verified = verified.claims(of: token) {
+            known = verified
+        } else {
+            let claims: AccessClaims
+            do {
+                claims = try await keys.verify(token, as: AccessClaims.self)
+            } catch {
+                throw APIError.unauthorized("invalid_token", "The access token is not valid.")
+            }
+            known = VerifiedAccessTokens.Claims(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
+            verified.remember(known, of: token, now: current)
         }
-        if claims.exp.value <= now() {
+        if known.expiresAt <= current {
             throw APIError.unauthorized("token_expired", "The access token has expired.")
         }
-        return (claims.sub.value, claims.sid)
+        return (known.userId, known.sessionId)
     }
 
     /// A new opaque refresh token (32 random bytes, base64url).

@@ -1,0 +1,41 @@
+@testable import BazaarAPI
+import Foundation
+import Testing
+
+/// `BazaarJSON.formatDate` writes dates by arithmetic; `Date.ISO8601FormatStyle` is the reference.
+@Suite("BazaarJSON.formatDate")
+struct DateFormattingTests {
+    static let edges: [Double] = [
+        0, -0.001, -1, 0.0005, 0.9995, 951_782_400, 951_868_799.999,  // 1970, 1969, 2000-02-29
+        -2_203_891_200, 4_107_542_400, 4_107_628_799.999,  // 1900-03-01, 2100-02-28
+        -62_135_596_800, 253_402_300_799.999, 1_800_000_000.123, 1_767_225_599.9996,  // 0001, 9999-12-31, 2027, rounds up to 2026
+    ]
+
+    @Test("the arithmetic agrees with the ISO 8601 format style on edges and 20 000 random instants")
+    func arithmeticMatchesTheFormatStyle() {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<20_000).map { _ in Double.random(in: -62_135_596_800...253_402_300_799, using: &generator) }
+        for seconds in Self.edges + random {
+            let date = Date(timeIntervalSince1970: seconds)
+            let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            #expect(BazaarJSON.formatDate(date) == BazaarJSON.formatDateWithStyle(millis: millis), "\(seconds)")
+        }
+    }
+
+    @Test("known instants print as the contract shows them")
+    func knownInstants() {
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: 1_767_225_599.9996)) == "2026-01-01T00:00:00.000Z")
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: 253_402_300_799.999)) == "9999-12-31T23:59:59.999Z")
+    }
+
+    @Test("years before 1583 (Julian in Foundation's calendar) and after 9999 take the format style's path")
+    func outOfRangeYearsUseTheStyle() {
+        let late = Date(timeIntervalSince1970: 253_402_300_800)  // 10000-01-01
+        #expect(BazaarJSON.formatDate(late) == BazaarJSON.formatDateWithStyle(millis: 253_402_300_800_000))
+        // 1582-10-04 in Foundation's Julian reckoning; the proleptic Gregorian day is 1582-10-14.
+        #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: -12_219_379_200)) == "1582-10-04T00:00:00.000Z")
+        #expect(BazaarJSON.civilDate(daysSince1970: -141_428) == (1582, 10, 14))
+    }
+}
