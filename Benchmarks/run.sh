@@ -27,19 +27,12 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-../.build/release/bazaar-server --port 0 --sqlite "$WORK/bench.sqlite" --bcrypt-cost 4 --no-quotas \
-    --access-token-lifetime 86400 --log-level error >"$WORK/stdout" &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 100); do
-    URL="$(grep -o 'http://[^ ]*' "$WORK/stdout" || true)"
-    [ -n "$URL" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { echo "bazaar-server exited" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$URL" ] || { echo "bazaar-server printed no URL" >&2; exit 1; }
-export BAZAAR_BENCH_SERVER_URL="$URL"
-echo "== benchmarks against one release bazaar-server at $URL"
+source ../scripts/start-server.sh
+start_server "$WORK/stdout" "$WORK/stderr" ../.build/release/bazaar-server --port 0 --sqlite "$WORK/bench.sqlite" \
+    --bcrypt-cost 4 --no-quotas --access-token-lifetime 86400 --log-level error
+SERVER_PID="$SERVER_STARTED_PID"
+export BAZAAR_BENCH_SERVER_URL="$SERVER_STARTED_URL"
+echo "== benchmarks against one release bazaar-server at $BAZAAR_BENCH_SERVER_URL"
 
 run() {
     # --format jmh --path stdout prints one JSON line per suite, which ratios.py reads; the text

@@ -38,17 +38,11 @@ cleanup() {
 trap cleanup EXIT
 
 # The run signs in before fuzzing starts, so the fuzzer's failed logins (throttled with 429) do not matter.
-"$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 --access-token-lifetime 3600 --no-quotas \
-    --log-level warning >"$WORK/stdout" 2>"$WORK/stderr" &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 100); do
-    URL="$(grep -o 'http://[^ ]*' "$WORK/stdout" || true)"
-    [ -n "$URL" ] && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/stderr" >&2; echo "bazaar-server exited" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$URL" ] || { echo "bazaar-server printed no URL" >&2; exit 1; }
+source scripts/start-server.sh
+start_server "$WORK/stdout" "$WORK/stderr" "$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 \
+    --access-token-lifetime 3600 --no-quotas --log-level warning
+SERVER_PID="$SERVER_STARTED_PID"
+URL="$SERVER_STARTED_URL"
 echo "== bazaar-server at $URL (seed $SEED)"
 
 login() {

@@ -93,18 +93,12 @@ cleanup() {
 trap cleanup EXIT
 
 # start NAME COMMAND…: starts a server printing "... listening on http://HOST:PORT", sets CHILD and URL.
+source "$ROOT/scripts/start-server.sh"
 start() {
     local name="$1"; shift
-    "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
-    CHILD=$!
-    URL=""
-    for _ in $(seq 1 200); do
-        URL="$(grep -o 'http://[^ ]*' "$WORK/$name.out" 2>/dev/null | head -1 || true)"
-        [ -n "$URL" ] && return 0
-        kill -0 "$CHILD" 2>/dev/null || break
-        sleep 0.05
-    done
-    echo "run.sh: $name did not start:" >&2; cat "$WORK/$name.err" >&2; exit 70
+    start_server "$WORK/$name.out" "$WORK/$name.err" "$@"
+    CHILD="$SERVER_STARTED_PID"
+    URL="$SERVER_STARTED_URL"
 }
 
 stop() {

@@ -31,19 +31,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
+source "$ROOT/scripts/start-server.sh"
 # start NAME URL: a release replica on PostgreSQL database URL; sets REPLICA_URL.
 start_replica() {
     local name="$1" database="$2"
-    BAZAAR_SIGNING_KEY="$KEY" "$SERVER_BIN" --port 0 --postgres "$database" --bcrypt-cost 4 --log-level error \
-        >"$WORK/$name.out" 2>"$WORK/$name.err" &
-    PIDS+=($!)
-    REPLICA_URL=""
-    for _ in $(seq 1 200); do
-        REPLICA_URL="$(grep -o 'http://[^ ]*' "$WORK/$name.out" 2>/dev/null | head -1 || true)"
-        [ -n "$REPLICA_URL" ] && return 0
-        sleep 0.05
-    done
-    echo "run.sh: replica $name did not start:" >&2; cat "$WORK/$name.err" >&2; exit 70
+    start_server "$WORK/$name.out" "$WORK/$name.err" \
+        env BAZAAR_SIGNING_KEY="$KEY" "$SERVER_BIN" --port 0 --postgres "$database" --bcrypt-cost 4 --log-level error
+    PIDS+=("$SERVER_STARTED_PID")
+    REPLICA_URL="$SERVER_STARTED_URL"
 }
 
 KEY="$(head -c 32 /dev/urandom | base64)"

@@ -54,17 +54,11 @@ cleanup() {
 trap cleanup EXIT
 
 # serve ARGS…: starts bazaar-server on a free port; sets CHILD and URL.
+source "$ROOT/scripts/start-server.sh"
 serve() {
-    "$BIN/bazaar-server" --port 0 --no-quotas --log-level error "$@" >"$WORK/server.out" 2>"$WORK/server.err" &
-    CHILD=$!
-    URL=""
-    for _ in $(seq 1 400); do
-        URL="$(grep -o 'http://[^ ]*' "$WORK/server.out" 2>/dev/null | head -1 || true)"
-        [ -n "$URL" ] && return 0
-        kill -0 "$CHILD" 2>/dev/null || break
-        sleep 0.05
-    done
-    echo "run.sh: bazaar-server did not start:" >&2; cat "$WORK/server.err" >&2; exit 70
+    start_server "$WORK/server.out" "$WORK/server.err" "$BIN/bazaar-server" --port 0 --no-quotas --log-level error "$@"
+    CHILD="$SERVER_STARTED_PID"
+    URL="$SERVER_STARTED_URL"
 }
 
 # record BACKEND SIZE LOG: the generator's summary as one JSON line.

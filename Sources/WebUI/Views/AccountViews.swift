@@ -45,6 +45,6 @@ struct ProfileView: Sendable {
         self.error = error
         displayName = user.displayName
         username = user.username
-        photoURL = user.photoURL.flatMap { URL(string: $0, relativeTo: server)?.absoluteString }
+        photoURL = user.photoURL.map { WebFormats.absolute($0, on: server) }
     }
 }
