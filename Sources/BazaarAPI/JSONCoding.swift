@@ -102,9 +102,68 @@ public enum BazaarJSON {
     }
 
     /// Parses an ISO 8601 date with or without fractional seconds; `nil` when it is not one.
+    ///
+    /// The contract's own forms (`yyyy-MM-ddTHH:mm:ss.SSSZ` and `yyyy-MM-ddTHH:mm:ssZ`, years
+    /// 1583–9999) are read by arithmetic, as ``formatDate(_:)`` writes them; anything else goes to
+    /// `Date.ISO8601FormatStyle`, which costs a few microseconds a date.
     public static func parseDate(_ text: String) -> Date? {
+        if let millis = contractMillis(text) {
+            return Date(timeIntervalSinceReferenceDate: Double(millis - 978_307_200_000) / 1000)
+        }
+        return parseDateWithStyle(text)
+    }
+
+    /// ``parseDate(_:)`` through `Date.ISO8601FormatStyle` alone.
+    static func parseDateWithStyle(_ text: String) -> Date? {
         if let date = try? fractionalStyle.parse(text) { return date }
         return try? wholeSecondStyle.parse(text)
+    }
+
+    /// Milliseconds since 1970 of `text` when it is exactly one of the contract's forms with a
+    /// valid Gregorian date and time from 1583 to 9999; otherwise `nil`.
+    static func contractMillis(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard bytes.count == 24 || bytes.count == 20 else { return nil }
+            func number(_ range: Range<Int>) -> Int64? {
+                var value: Int64 = 0
+                for index in range {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int64(digit)
+                }
+                return value
+            }
+            let separators: [(Int, Unicode.Scalar)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (bytes.count - 1, "Z")]
+            guard separators.allSatisfy({ bytes[$0.0] == UInt8(ascii: $0.1) }), bytes.count == 20 || bytes[19] == UInt8(ascii: ".")
+            else { return nil }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                let fraction = bytes.count == 24 ? number(20..<23) : 0,
+                (1583...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60,
+                day >= 1, day <= daysInMonth(month, year: year)
+            else { return nil }
+            let days = daysSince1970(year: year, month: month, day: day)
+            return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + fraction
+        }
+    }
+
+    /// Days from 1970-01-01 to a Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = year - (month <= 2 ? 1 : 0)
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

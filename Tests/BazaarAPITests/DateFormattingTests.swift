@@ -38,4 +38,32 @@ struct DateFormattingTests {
         #expect(BazaarJSON.formatDate(Date(timeIntervalSince1970: -12_219_379_200)) == "1582-10-04T00:00:00.000Z")
         #expect(BazaarJSON.civilDate(daysSince1970: -141_428) == (1582, 10, 14))
     }
+
+    @Test("parsing the contract's forms by arithmetic gives the format style's very Date")
+    func parsingMatchesTheFormatStyle() throws {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<20_000).map { _ in Double.random(in: -12_200_000_000...253_402_300_799, using: &generator) }
+        for seconds in Self.edges + random {
+            let text = BazaarJSON.formatDate(Date(timeIntervalSince1970: seconds))
+            let parsed = try #require(BazaarJSON.parseDate(text), "\(text)")
+            #expect(parsed == BazaarJSON.parseDateWithStyle(text), "\(text)")
+            #expect(BazaarJSON.formatDate(parsed) == text)
+            let whole = String(text.prefix(19)) + "Z"
+            #expect(BazaarJSON.parseDate(whole) == BazaarJSON.parseDateWithStyle(whole), "\(whole)")
+        }
+    }
+
+    @Test("anything but the contract's exact forms goes to the format style, which decides")
+    func otherFormsGoToTheStyle() {
+        for text in [
+            "2026-02-30T00:00:00.000Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T03:22:60Z",
+            "2026-11-22T03:22:12.1Z", "2026-11-22T03:22:12.123456Z", "2026-11-22T03:22:12+01:00", "2026-11-22 03:22:12Z",
+            "1500-01-01T00:00:00Z", "２026-11-22T03:22:12Z", "", "not a date",
+        ] {
+            #expect(BazaarJSON.contractMillis(text) == nil, "\(text)")
+            #expect(BazaarJSON.parseDate(text) == BazaarJSON.parseDateWithStyle(text), "\(text)")
+        }
+        #expect(BazaarJSON.contractMillis("2024-02-29T23:59:59.999Z") == 1_709_251_199_999)
+        #expect(BazaarJSON.contractMillis("2023-02-29T00:00:00Z") == nil)
+    }
 }
