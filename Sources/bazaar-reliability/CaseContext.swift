@@ -9,6 +9,8 @@ struct CaseContext: Sendable {
     let conversationID: String
     /// The server's `--header-timeout`.
     let headerTimeout: Duration
+    /// The server's `--body-timeout`.
+    let bodyTimeout: Duration
     /// The server's `--idle-timeout`.
     let idleTimeout: Duration
     /// The server's `--max-connections-per-address`.

@@ -13,6 +13,7 @@ struct MalformedRun {
 
     /// The timeouts and cap the server runs with: short, so the cases that wait for them stay quick.
     static let headerTimeout = Duration.seconds(2)
+    static let bodyTimeout = Duration.seconds(2)
     static let idleTimeout = Duration.seconds(3)
     static let connectionCap = 256
     static let webSocketPingInterval = Duration.seconds(1)
@@ -41,6 +42,7 @@ struct MalformedRun {
             executablePath: executablePath,
             extraArguments: [
                 "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout", "\(Self.idleTimeout.components.seconds)",
+                "--body-timeout", "\(Self.bodyTimeout.components.seconds)",
                 "--max-connections-per-address", "\(Self.connectionCap)",
                 "--websocket-ping-interval", "\(Self.webSocketPingInterval.components.seconds)",
                 "--websocket-backlog", "\(Self.webSocketBacklog)",
@@ -93,6 +95,7 @@ struct MalformedRun {
         let token = try await user.network.session.validTokens().accessToken
         let context = CaseContext(
             port: supervisor.port, token: token, conversationID: conversation.id, headerTimeout: Self.headerTimeout,
+            bodyTimeout: Self.bodyTimeout,
             idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap, webSocketPingInterval: Self.webSocketPingInterval,
             serverPID: await supervisor.serverPID)
         return (context, HealthProbe(supervisor: supervisor, network: user.network, port: supervisor.port))

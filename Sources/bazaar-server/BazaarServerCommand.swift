@@ -59,6 +59,12 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may sit idle between requests before it is closed.")
     var idleTimeout = 75.0
 
+    @Option(help: "Seconds a request body may take after its head, plus one for every --body-minimum-rate bytes that arrive.")
+    var bodyTimeout = 20.0
+
+    @Option(help: "Bytes per second of request body that earn a second more of --body-timeout.")
+    var bodyMinimumRate = 4096
+
     @Option(
         help: ArgumentHelp(
             "The most connections one client address may hold; 0 for no cap.",
@@ -114,7 +120,10 @@ struct BazaarServerCommand: AsyncParsableCommand {
         guard (1...1000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 1-1000") }
         guard sqliteMaxBatch >= 1 else { throw ValidationError("--sqlite-max-batch must be at least 1") }
         guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
-        guard headerTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout and --idle-timeout must be positive") }
+        guard headerTimeout > 0, idleTimeout > 0, bodyTimeout > 0 else {
+            throw ValidationError("--header-timeout, --idle-timeout and --body-timeout must be positive")
+        }
+        guard bodyMinimumRate >= 1 else { throw ValidationError("--body-minimum-rate must be at least 1") }
         guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
         guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
@@ -129,7 +138,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
         return ConnectionPolicy(
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)), idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
             maxConnectionsPerAddress: cap == 0 ? nil : cap,
-            webSocketPingInterval: .milliseconds(Int(websocketPingInterval * 1000)), webSocketBacklog: websocketBacklog)
+            webSocketPingInterval: .milliseconds(Int(websocketPingInterval * 1000)), webSocketBacklog: websocketBacklog,
+            bodyTimeout: .milliseconds(Int(bodyTimeout * 1000)), bodyMinimumRate: bodyMinimumRate)
     }
 
     /// The quotas the options ask for.

@@ -55,6 +55,53 @@ struct ConnectionPolicyTests {
         }
     }
 
+    @Test("a body dripped below the minimum rate is answered 408 once the body timeout's credit runs out")
+    func drippingBodyIsCut() async throws {
+        let policy = ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .milliseconds(500), bodyMinimumRate: 1000)
+        try await withServer(policy) { _, port in
+            let (answer, took) = try await offPool { () -> (RawHTTP.Exchange, Duration) in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 5)
+                try connection.send(Data(
+                    ("POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 5000\r\n\r\n").utf8))
+                let started = ContinuousClock.now
+                // Ten bytes every 50 ms: 200 bytes a second, a fifth of the rate that earns credit.
+                for _ in 0..<100 {
+                    if connection.hasBytesToRead() { break }
+                    do { try connection.send(Data(repeating: UInt8(ascii: " "), count: 10)) } catch { break }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                return (connection.receiveAll(), ContinuousClock.now - started)
+            }
+            #expect(answer.text.hasPrefix("HTTP/1.1 408 Request Timeout"), "\(answer.text)")
+            #expect(answer.text.contains("The request body did not arrive in time."))
+            #expect(answer.closedByServer)
+            // 0.5 s plus the credit of what came meanwhile (about 0.1 s): cut well before the 5 s drip ends.
+            #expect(took >= .milliseconds(450) && took < .seconds(3), "cut after \(took)")
+        }
+    }
+
+    @Test("a body slower than the body timeout but above the minimum rate is read whole")
+    func steadyBodyIsRead() async throws {
+        let policy = ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .milliseconds(400), bodyMinimumRate: 1000)
+        try await withServer(policy) { _, port in
+            let answer = try await offPool { () -> RawHTTP.Exchange in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 5)
+                let body = Data(#"{"username":"nobody","password":"wrong password"}"#.utf8) + Data(repeating: UInt8(ascii: " "), count: 2950)
+                try connection.send(Data(
+                    ("POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8))
+                // 3 000 bytes over about 1.2 s: 2 500 bytes a second, above the 1 000 that earn credit.
+                for start in stride(from: 0, to: body.count, by: 250) {
+                    try connection.send(body[start..<min(start + 250, body.count)])
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                return connection.receiveAll()
+            }
+            #expect(answer.text.hasPrefix("HTTP/1.1 401"), "the login was read and refused: \(answer.text)")
+        }
+    }
+
     @Test("a kept-alive connection left idle is closed quietly after the idle timeout")
     func idleKeepAliveIsClosed() async throws {
         // A full second: on a loaded machine (every suite at once) the first request may wait

@@ -1,9 +1,10 @@
 import NIOCore
 
 /// Times one connection's progress through its requests and closes it when it stalls: when it
-/// sits idle between requests past the idle timeout, or takes longer than the header timeout to
-/// send a request head (answered `408`). Once a request head has arrived, no clock runs until its
-/// answer has been written; after a WebSocket upgrade none runs at all (pings take over).
+/// sits idle between requests past the idle timeout, takes longer than the header timeout to
+/// send a request head, or sends a body slower than the body timeout and its rate credit allow
+/// (both answered `408`). Once a request has arrived whole, no clock runs until its answer has
+/// been written; after a WebSocket upgrade none runs at all (pings take over).
 ///
 /// Event-loop confined: it is told what happens by ``ConnectionTimeoutHandler`` (bytes off the
 /// socket) and ``RequestCycleObserver`` (request heads and ends, response ends), both on the
@@ -14,6 +15,8 @@ final class ConnectionClock {
         case waiting
         /// Bytes of a request head have come but not the whole head: the header timeout runs.
         case readingHead
+        /// The head has come, its body has not ended: the body deadline runs.
+        case readingBody
         /// A request is being answered: nothing runs.
         case serving
         /// A WebSocket now, or closed: nothing runs, ever again.
@@ -22,6 +25,11 @@ final class ConnectionClock {
 
     private let headerTimeout: TimeAmount
     private let idleTimeout: TimeAmount
+    private let bodyTimeout: TimeAmount
+    /// The body deadline's credit for each byte that arrives.
+    private let creditPerByte: Int64
+    /// When the body being read must have ended (moved later as its bytes arrive).
+    private var bodyDeadline = NIODeadline.distantFuture
     private var phase = Phase.waiting
     /// Request heads received whose answers have not ended.
     private var requestsOpen = 0
@@ -34,6 +42,8 @@ final class ConnectionClock {
     init(policy: ConnectionPolicy) {
         headerTimeout = TimeAmount(policy.headerTimeout)
         idleTimeout = TimeAmount(policy.idleTimeout)
+        bodyTimeout = TimeAmount(policy.bodyTimeout)
+        creditPerByte = 1_000_000_000 / Int64(max(1, policy.bodyMinimumRate))
     }
 
     /// The connection is open: start the idle clock (a connection that never sends is closed too).
@@ -50,30 +60,47 @@ final class ConnectionClock {
         context = nil
     }
 
-    /// Bytes arrived from the client.
-    func bytesArrived() {
+    /// `count` bytes arrived from the client.
+    func bytesArrived(_ count: Int) {
         bytesSinceRequestEnded = true
-        guard phase == .waiting else { return }
-        phase = .readingHead
-        arm(headerTimeout)
+        switch phase {
+        case .waiting:
+            phase = .readingHead
+            arm(headerTimeout)
+        case .readingBody:
+            bodyDeadline = bodyDeadline + .nanoseconds(Int64(count) * creditPerByte)
+        case .readingHead, .serving, .finished:
+            break
+        }
     }
 
-    /// A whole request head was parsed.
+    /// A whole request head was parsed: its body (if any) is read against the body deadline.
     func headArrived() {
         guard phase != .finished else { return }
         requestsOpen += 1
-        phase = .serving
+        phase = .readingBody
+        bodyDeadline = .now() + bodyTimeout
         disarm()
     }
 
     /// A request's last byte was parsed.
     func requestEnded() {
         bytesSinceRequestEnded = false
+        guard phase == .readingBody else { return }
+        phase = .serving
+        disarm()
+    }
+
+    /// What one read from the socket brought has been through the HTTP decoder. A body still
+    /// unfinished now starts its timer (a request that came whole in one read never arms one).
+    func readComplete() {
+        guard phase == .readingBody, timer == nil else { return }
+        arm(until: bodyDeadline)
     }
 
     /// A response's last part was written: with no other request open, the wait for the next begins.
     func responseEnded() {
-        guard phase == .serving else { return }
+        guard phase == .serving || phase == .readingBody else { return }
         requestsOpen = max(0, requestsOpen - 1)
         guard requestsOpen == 0 else { return }
         if bytesSinceRequestEnded {
@@ -96,9 +123,13 @@ final class ConnectionClock {
     private(set) var isUpgraded = false
 
     private func arm(_ delay: TimeAmount) {
+        arm(until: .now() + delay)
+    }
+
+    private func arm(until deadline: NIODeadline) {
         disarm()
         guard let context else { return }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             timer = nil
             expire()
         }
@@ -116,15 +147,24 @@ final class ConnectionClock {
             phase = .finished
             context.close(promise: nil)
         case .readingHead:
-            phase = .finished
-            let answer = PlainErrorResponse.bytes(
-                status: 408, reason: "Request Timeout", code: "request_timeout",
-                message: "The request head did not arrive in time.", allocator: context.channel.allocator)
-            context.writeAndFlush(NIOAny(answer)).assumeIsolated().whenComplete { [context] _ in
-                context.close(promise: nil)
-            }
+            timedOut(context, "The request head did not arrive in time.")
+        case .readingBody where NIODeadline.now() < bodyDeadline:
+            // Bytes that came since the timer was set moved the deadline.
+            arm(until: bodyDeadline)
+        case .readingBody:
+            timedOut(context, "The request body did not arrive in time.")
         case .serving, .finished:
             break
+        }
+    }
+
+    /// Answers `408` with `message` and closes.
+    private func timedOut(_ context: ChannelHandlerContext, _ message: String) {
+        phase = .finished
+        let answer = PlainErrorResponse.bytes(
+            status: 408, reason: "Request Timeout", code: "request_timeout", message: message, allocator: context.channel.allocator)
+        context.writeAndFlush(NIOAny(answer)).assumeIsolated().whenComplete { [context] _ in
+            context.close(promise: nil)
         }
     }
 }

@@ -6,6 +6,12 @@ public struct ConnectionPolicy: Sendable, Equatable {
     /// end of the previous answer, when bytes of the next request are already waiting). Past it the
     /// connection is answered `408` and closed: the slow-loris defence.
     public var headerTimeout: Duration
+    /// How long a request body may take from the end of its head, before credit: each
+    /// ``bodyMinimumRate`` bytes that arrive add a second. An upload that keeps moving at that rate
+    /// is never cut however long it takes; a client dripping a body is answered `408` and closed.
+    public var bodyTimeout: Duration
+    /// The body rate, in bytes per second, that earns a second of ``bodyTimeout`` credit.
+    public var bodyMinimumRate: Int
     /// How long a connection may sit between requests (a kept-alive connection, or one that has sent
     /// nothing yet) before it is closed quietly.
     public var idleTimeout: Duration
@@ -25,9 +31,12 @@ public struct ConnectionPolicy: Sendable, Equatable {
     /// Makes a policy; the defaults suit a public server (nginx uses 60 s and 75 s).
     public init(
         headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), maxConnectionsPerAddress: Int? = 256,
-        webSocketPingInterval: Duration = .seconds(30), webSocketBacklog: Int = 256, webSocketMaxFrameSize: Int = 16 << 10
+        webSocketPingInterval: Duration = .seconds(30), webSocketBacklog: Int = 256, webSocketMaxFrameSize: Int = 16 << 10,
+        bodyTimeout: Duration = .seconds(20), bodyMinimumRate: Int = 4096
     ) {
         self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.bodyMinimumRate = bodyMinimumRate
         self.idleTimeout = idleTimeout
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.webSocketPingInterval = webSocketPingInterval

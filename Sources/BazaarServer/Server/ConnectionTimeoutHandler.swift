@@ -32,8 +32,13 @@ final class ConnectionTimeoutHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        clock.bytesArrived()
+        clock.bytesArrived(unwrapInboundIn(data).readableBytes)
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        clock.readComplete()
     }
 }
 
