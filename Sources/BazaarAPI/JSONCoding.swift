@@ -63,9 +63,9 @@ public enum BazaarJSON {
             put(ofDay / 60_000 % 60, at: 14, digits: 2)
             put(ofDay / 1000 % 60, at: 17, digits: 2)
             put(ofDay % 1000, at: 20, digits: 3)
-            for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
-                text[offset] = UInt8(ascii: character)
-            }
+            for (offset, byte) in separators { text[offset] = byte }
+            text[19] = UInt8(ascii: ".")
+            text[23] = UInt8(ascii: "Z")
             return 24
         }
     }
@@ -134,8 +134,8 @@ public enum BazaarJSON {
                 }
                 return value
             }
-            let separators: [(Int, Unicode.Scalar)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (bytes.count - 1, "Z")]
-            guard separators.allSatisfy({ bytes[$0.0] == UInt8(ascii: $0.1) }), bytes.count == 20 || bytes[19] == UInt8(ascii: ".")
+            guard separators.allSatisfy({ bytes[$0.offset] == $0.byte }), bytes[bytes.count - 1] == UInt8(ascii: "Z"),
+                bytes.count == 20 || bytes[19] == UInt8(ascii: ".")
             else { return nil }
             guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
                 let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -165,6 +165,12 @@ public enum BazaarJSON {
         default: 31
         }
     }
+
+    /// Where the contract's date form has its fixed separators (`yyyy-MM-ddTHH:mm:ss`), shared by
+    /// the writer and the reader; `.` and `Z` follow the seconds.
+    private static let separators: [(offset: Int, byte: UInt8)] = [
+        (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")),
+    ]
 
     private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let wholeSecondStyle = Date.ISO8601FormatStyle()
