@@ -93,6 +93,7 @@ struct StorageTests {
             _ = try await fixtures.session("s1", refreshTokenHash: "t1")
             let now = fixtures.now
             #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now + 61) == .invalid)
+            #expect(try await store.isSessionActive(id: "s1"))  // known active before the logout
             try await store.revokeSession(id: "s1", now: now)
             #expect(try await store.isSessionActive(id: "s1") == false)
             #expect(try await store.isSessionActive(id: "never") == false)
@@ -104,6 +105,7 @@ struct StorageTests {
         try await storage.withStore { store in
             let fixtures = StoreFixtures(store)
             _ = try await fixtures.session("s1", refreshTokenHash: "t1")
+            #expect(try await store.isSessionActive(id: "s1"))
             let now = fixtures.now
             let outcomes = try await withThrowingTaskGroup(of: RefreshOutcome.self) { group in
                 for index in 0..<2 {

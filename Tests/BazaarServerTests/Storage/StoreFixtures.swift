@@ -20,9 +20,10 @@ struct StoreFixtures {
         ).user
     }
 
-    /// A user "ada" with a session `id` whose first refresh token (hash) lives a minute from `now`.
-    func session(_ id: String, refreshTokenHash: String) async throws -> User {
-        let ada = try await user("ada")
+    /// A new user (`username`, "ada" unless named) with a session `id` whose first refresh token
+    /// (hash) lives a minute from `now`.
+    func session(_ id: String, refreshTokenHash: String, username: String = "ada") async throws -> User {
+        let ada = try await user(username)
         try await store.createSession(id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, now: now)
         return ada
     }

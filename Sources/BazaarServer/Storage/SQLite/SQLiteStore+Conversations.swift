@@ -12,11 +12,11 @@ extension SQLiteStore {
             let productKey = productId ?? ""
             var created = false
             var id = try String.fetchOne(
-                db, sql: "SELECT id FROM conversations WHERE user_low = ? AND user_high = ? AND product_key = ?",
+                db.cachedStatement(sql: "SELECT id FROM conversations WHERE user_low = ? AND user_high = ? AND product_key = ?"),
                 arguments: [low, high, productKey])
             if id == nil {
                 try Self.mappingConflicts("conversation") {
-                    try db.execute(
+                    try db.run(
                         sql: """
                             INSERT INTO conversations (id, user_low, user_high, product_id, product_key, last_message_id, created_at, updated_at)
                             VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
@@ -24,7 +24,7 @@ extension SQLiteStore {
                         arguments: [newId, low, high, productId, productKey, Self.millis(now), Self.millis(now)])
                 }
                 for member in [low, high] {
-                    try db.execute(
+                    try db.run(
                         sql: "INSERT INTO conversation_reads (conversation_id, user_id, last_read_seq) VALUES (?, ?, 0)",
                         arguments: [newId, member])
                 }
@@ -56,7 +56,7 @@ extension SQLiteStore {
             }
             sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
             arguments += [limit + 1]
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             let page = Array(rows.prefix(limit))
             var items: [Conversation] = []
             for row in page {
@@ -93,7 +93,7 @@ extension SQLiteStore {
                 return .notFound
             }
             if let previousId = try String.fetchOne(
-                db, sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?",
+                db.cachedStatement(sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
                 arguments: [send.senderId, send.idempotencyKey])
             {
                 guard let previous = try Self.fetchMessage(db, id: previousId),
@@ -103,22 +103,22 @@ extension SQLiteStore {
             }
             let now = Self.millis(send.now)
             let seq = try Self.nextSeq(db, table: .messages)
-            try db.execute(
+            try db.run(
                 sql: "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [send.id, seq, send.conversationId, send.senderId, send.body, now])
-            try db.execute(
+            try db.run(
                 sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",
                 arguments: [now, send.id, send.conversationId])
-            try db.execute(
+            try db.run(
                 sql: "INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [send.senderId, send.idempotencyKey, send.id, now])
             // The sender has read their own message.
-            try db.execute(
+            try db.run(
                 sql: "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ?",
                 arguments: [seq, send.conversationId, send.senderId])
             let recipientId = member.otherUserId
             let notificationSeq = try Self.nextSeq(db, table: .notifications)
-            try db.execute(
+            try db.run(
                 sql: """
                     INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at)
                     VALUES (?, ?, ?, ?, 0, ?, ?, ?)
@@ -138,13 +138,13 @@ extension SQLiteStore {
             guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
             guard
                 let seq = try Int64.fetchOne(
-                    db, sql: "SELECT seq FROM messages WHERE id = ? AND conversation_id = ?",
+                    db.cachedStatement(sql: "SELECT seq FROM messages WHERE id = ? AND conversation_id = ?"),
                     arguments: [messageId, conversationId])
             else { return .unknownMessage }
-            try db.execute(
+            try db.run(
                 sql: "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ? AND last_read_seq < ?",
                 arguments: [seq, conversationId, viewerId, seq])
-            try db.execute(
+            try db.run(
                 sql: """
                     UPDATE notifications SET is_read = 1
                     WHERE user_id = ? AND conversation_id = ?
@@ -165,7 +165,7 @@ extension SQLiteStore {
     static func memberRow(_ db: Database, conversationId: String, userId: String) throws -> Membership? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT user_low, user_high FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)",
+                db.cachedStatement(sql: "SELECT user_low, user_high FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)"),
                 arguments: [conversationId, userId, userId])
         else { return nil }
         let low = try row.decode(String.self, forColumn: "user_low")
@@ -177,7 +177,7 @@ extension SQLiteStore {
     static func fetchConversation(_ db: Database, id: String, viewerId: String) throws -> Conversation? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)",
+                db.cachedStatement(sql: "SELECT * FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)"),
                 arguments: [id, viewerId, viewerId])
         else { return nil }
         let low = try row.decode(String.self, forColumn: "user_low")
@@ -188,10 +188,10 @@ extension SQLiteStore {
         let product = try row.decode(String?.self, forColumn: "product_id").flatMap { try fetchProduct(db, id: $0) }
         let lastMessage = try row.decode(String?.self, forColumn: "last_message_id").flatMap { try fetchMessage(db, id: $0) }
         let lastRead = try Int64.fetchOne(
-            db, sql: "SELECT last_read_seq FROM conversation_reads WHERE conversation_id = ? AND user_id = ?",
+            db.cachedStatement(sql: "SELECT last_read_seq FROM conversation_reads WHERE conversation_id = ? AND user_id = ?"),
             arguments: [id, viewerId]) ?? 0
         let unread = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND sender_id <> ? AND seq > ?",
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND sender_id <> ? AND seq > ?"),
             arguments: [id, viewerId, lastRead]) ?? 0
         return Conversation(
             id: id, otherUser: other.user, product: product, lastMessage: lastMessage, unreadCount: unread,

@@ -17,7 +17,7 @@ extension SQLiteStore {
         }
         sql += " ORDER BY seq DESC LIMIT ?"
         arguments += [limit + 1]
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         let page = Array(rows.prefix(limit))
         let next: Int64? = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
         return Slice(items: try page.map(map), next: next)

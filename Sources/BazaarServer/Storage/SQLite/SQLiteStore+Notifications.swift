@@ -16,11 +16,11 @@ extension SQLiteStore {
     public func markNotificationsRead(userId: String, ids: [String]?) async throws {
         try await writer.write { db in
             guard let ids else {
-                try db.execute(sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ?", arguments: [userId])
+                try db.run(sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ?", arguments: [userId])
                 return
             }
             for id in ids {
-                try db.execute(
+                try db.run(
                     sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ? AND id = ?", arguments: [userId, id])
             }
         }

@@ -6,11 +6,11 @@ extension SQLiteStore {
     /// Creates a user; a taken username is ``StoreError/conflict(_:)``.
     public func createUser(_ new: NewUser) async throws -> UserRecord {
         try await writer.write { db in
-            if try Int.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [new.username]) != nil {
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username = ?"), arguments: [new.username]) != nil {
                 throw StoreError.conflict("username")
             }
             try Self.mappingConflicts("username") {
-                try db.execute(
+                try db.run(
                     sql: """
                         INSERT INTO users (id, username, display_name, bio, password_hash, photo_digest, created_at)
                         VALUES (?, ?, ?, NULL, ?, NULL, ?)
@@ -30,7 +30,7 @@ extension SQLiteStore {
     /// The user with this username, or `nil`.
     public func user(username: String) async throws -> UserRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?", arguments: [username])
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?"), arguments: [username])
                 .map(Self.userRecord)
         }
     }
@@ -39,12 +39,12 @@ extension SQLiteStore {
     public func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord? {
         try await writer.write { db in
             if let displayName {
-                try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userId])
+                try db.run(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userId])
             }
             switch bio {
             case .keep: break
-            case .clear: try db.execute(sql: "UPDATE users SET bio = NULL WHERE id = ?", arguments: [userId])
-            case .set(let text): try db.execute(sql: "UPDATE users SET bio = ? WHERE id = ?", arguments: [text, userId])
+            case .clear: try db.run(sql: "UPDATE users SET bio = NULL WHERE id = ?", arguments: [userId])
+            case .set(let text): try db.run(sql: "UPDATE users SET bio = ? WHERE id = ?", arguments: [text, userId])
             }
             return try Self.fetchUser(db, id: userId)
         }
@@ -54,11 +54,11 @@ extension SQLiteStore {
     public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
         try await writer.write { db in
             guard try Self.fetchUser(db, id: userId) != nil else { return nil }
-            try db.execute(sql: "DELETE FROM photos WHERE user_id = ?", arguments: [userId])
-            try db.execute(
+            try db.run(sql: "DELETE FROM photos WHERE user_id = ?", arguments: [userId])
+            try db.run(
                 sql: "INSERT INTO photos (user_id, media_type, digest, data, updated_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [userId, photo.mediaType, photo.digest, photo.data, Self.millis(photo.updatedAt)])
-            try db.execute(sql: "UPDATE users SET photo_digest = ? WHERE id = ?", arguments: [photo.digest, userId])
+            try db.run(sql: "UPDATE users SET photo_digest = ? WHERE id = ?", arguments: [photo.digest, userId])
             return try Self.fetchUser(db, id: userId)
         }
     }
@@ -66,7 +66,7 @@ extension SQLiteStore {
     /// The user's photo, or `nil`.
     public func photo(userId: String) async throws -> StoredPhoto? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM photos WHERE user_id = ?", arguments: [userId]) else {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM photos WHERE user_id = ?"), arguments: [userId]) else {
                 return nil
             }
             return try Self.storedPhoto(row, timeColumn: "updated_at")

@@ -14,6 +14,8 @@ public struct SQLiteStore: BazaarStore {
     let pool: DatabasePool
     /// Where every write goes.
     let writer: GroupCommitWriter
+    /// Sessions known active, so the per-request session check rarely reads the database.
+    let activeSessions = ActiveSessionMemo()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date; at
     /// most `maxBatch` concurrent writes share a transaction (1 turns grouping off).
@@ -51,7 +53,7 @@ extension SQLiteStore {
 
     /// The next value of a table's `seq` column; safe because SQLite serialises writers.
     static func nextSeq(_ db: Database, table: SeqTable) throws -> Int64 {
-        let current = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(seq), 0) FROM \(table.rawValue)") ?? 0
+        let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM \(table.rawValue)")) ?? 0
         return current + 1
     }
 
@@ -118,15 +120,15 @@ extension SQLiteStore {
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
 
     static func fetchUser(_ db: Database, id: String) throws -> UserRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(userColumns) FROM users WHERE id = ?", arguments: [id]).map(userRecord)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(userRecord)
     }
 
     static func fetchProduct(_ db: Database, id: String) throws -> Product? {
-        try Row.fetchOne(db, sql: "SELECT * FROM products WHERE id = ?", arguments: [id]).map(product)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM products WHERE id = ?"), arguments: [id]).map(product)
     }
 
     static func fetchMessage(_ db: Database, id: String) throws -> Message? {
-        try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id]).map(message)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM messages WHERE id = ?"), arguments: [id]).map(message)
     }
 
     /// Maps a uniqueness violation to ``StoreError/conflict(_:)``; other errors pass through.
@@ -145,7 +147,7 @@ extension SQLiteStore {
     /// Reads from the database once; a file that cannot be read is ``StoreError/unavailable(_:)``.
     public func checkHealth() async throws {
         do {
-            _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            _ = try await pool.read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT 1")) }
         } catch {
             throw StoreError.unavailable("the SQLite database cannot be read")
         }

@@ -1,0 +1,53 @@
+@testable import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// The SQLite store's memory of active sessions never outlives a revocation.
+@Suite("ActiveSessionMemo")
+struct ActiveSessionMemoTests {
+    @Test("a check that read the database before a revocation cannot remember the session after it")
+    func aReadRacingARevocationIsNotRemembered() {
+        let memo = ActiveSessionMemo()
+        let before = memo.generation  // a check starts, reads "active" from the database…
+        memo.forget("s1")  // …a revocation commits meanwhile…
+        memo.remember("s1", readAt: before)  // …and the check's answer arrives late.
+        #expect(memo.isKnownActive("s1") == false)
+        memo.remember("s1", readAt: memo.generation)
+        #expect(memo.isKnownActive("s1"))
+        memo.forget("s1")
+        #expect(memo.isKnownActive("s1") == false)
+    }
+
+    @Test("when full, it starts again rather than growing")
+    func fullStartsAgain() {
+        let memo = ActiveSessionMemo()
+        let generation = memo.generation
+        for index in 0..<ActiveSessionMemo.capacity { memo.remember("s\(index)", readAt: generation) }
+        #expect(memo.isKnownActive("s0"))
+        memo.remember("new", readAt: generation)
+        #expect(memo.isKnownActive("s0") == false)
+        #expect(memo.isKnownActive("new"))
+    }
+
+    @Test("a session the store found active and then revoked is inactive at once, on every path")
+    func revocationsReachTheMemo() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path)
+        let fixtures = StoreFixtures(store)
+        _ = try await fixtures.session("s1", refreshTokenHash: "t1")
+        _ = try await fixtures.session("s2", refreshTokenHash: "t2", username: "bea")
+        let now = fixtures.now
+        #expect(try await store.isSessionActive(id: "s1"))
+        #expect(try await store.isSessionActive(id: "s2"))
+        #expect(store.activeSessions.isKnownActive("s1"))
+
+        try await store.revokeSession(id: "s1", now: now)  // logout
+        #expect(try await store.isSessionActive(id: "s1") == false)
+
+        _ = try await store.rotateRefreshToken(hash: "t2", newHash: "t3", newExpiresAt: now + 60, now: now)
+        #expect(try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s2"))
+        #expect(try await store.isSessionActive(id: "s2") == false)
+    }
+}
