@@ -147,6 +147,19 @@ struct AccessTokenTests {
         }
     }
 
+    @Test func theBearerSchemeIsReadInAnyCaseAndOtherSchemesAreRefused() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let token = try await client.register("ada").tokens.accessToken
+            for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+                expectStatus(try await client.get(APIRoutes.me.template, headers: [("Authorization", "\(scheme) \(token)")]), 200)
+            }
+            expectStatus(try await client.get(APIRoutes.me.template, headers: [("Authorization", "Bearer   \(token)  ")]), 200)
+            for value in ["Basic \(token)", "Bearers \(token)", "Bearer", "Bearer   ", token, "Bearer\t\(token)"] {
+                expectError(try await client.get(APIRoutes.me.template, headers: [("Authorization", value)]), 401, code: "unauthenticated")
+            }
+        }
+    }
+
     @Test func tamperedSignatureOrPayloadIsRejected() async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")

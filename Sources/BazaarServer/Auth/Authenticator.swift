@@ -31,10 +31,25 @@ struct Authenticator: Sendable {
         return Caller(userId: userId, sessionId: sessionId)
     }
 
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case), or `nil`.
+    ///
+    /// Compares bytes rather than lower-casing the header: every authenticated request reads it.
     static func bearerToken(_ request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        let bytes = header.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+            bytes[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })  // ASCII letters, any case
+        else { return nil }
+        let token = Substring(header.utf8[bytes.index(after: space)...]).trimmingWhitespace()
+        return token.isEmpty ? nil : String(token)
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingWhitespace() -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return self[first...last]
     }
 }

@@ -13,6 +13,15 @@ enum JSONResponse {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// A JSON response written by ``JSONWriter``: the same bytes as the encoder, for the hot answers.
+    static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var writer = JSONWriter(capacity: value.estimatedJSONSize)
+        value.write(to: &writer)
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: writer.buffer))
+    }
+
     /// A cacheable JSON response: `ETag` from the body, the given `Cache-Control`, and 304 when
     /// the request's `If-None-Match` already names this representation.
     static func cacheable<T: Encodable>(_ value: T, request: Request, cacheControl: String) throws -> Response {

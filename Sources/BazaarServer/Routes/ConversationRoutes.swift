@@ -27,7 +27,7 @@ struct ConversationRoutes: RouteGroup {
                 let slice = try await deps.store.messages(
                     conversationId: try context.pathId(), viewerId: caller.userId, before: position, limit: limit)
             else { throw APIError.notFound("The conversation") }
-            return try JSONResponse.make(Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
+            return JSONResponse.make(Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
         }
         router.on(APIRoutes.sendMessage) { request, context in try await send(request, conversationId: try context.pathId()) }
         router.on(APIRoutes.markRead) { request, context in try await markRead(request, conversationId: try context.pathId()) }
@@ -65,13 +65,13 @@ struct ConversationRoutes: RouteGroup {
         case .created(let message, let recipientId, let notification):
             await deps.events.publish(.messageCreated(message), to: [recipientId, caller.userId])
             await deps.events.publish(.notificationCreated(notification), to: [recipientId])
-            return try JSONResponse.make(message, status: .created)
+            return JSONResponse.make(message, status: .created)
         case .replayed(let message):
             // A replay of a message already sent is not a new one.
             deps.quotas.refund(.sendMessage, by: caller.userId)
             var headers = HTTPFields()
             if let name = HTTPField.Name(APIHeaders.idempotentReplayed) { headers[name] = "true" }
-            return try JSONResponse.make(message, status: .created, headers: headers)
+            return JSONResponse.make(message, status: .created, headers: headers)
         case .notFound:
             throw APIError.notFound("The conversation")
         case .keyReused:
