@@ -32,7 +32,8 @@ struct ConnectionPolicyTests {
             #expect(exchange.text.hasPrefix("HTTP/1.1 408 Request Timeout"), "\(exchange.text)")
             #expect(exchange.text.contains(#"{"error":{"code":"request_timeout""#))
             #expect(exchange.closedByServer)
-            #expect(took >= .milliseconds(250) && took < .seconds(2), "took \(took)")
+            // Well under the 10 s idle timeout; the slack is for a loaded CI machine (2.1 s seen once).
+            #expect(took >= .milliseconds(250) && took < .seconds(5), "took \(took)")
         }
     }
 

@@ -21,8 +21,7 @@ struct InProcessEventBus: LiveEventBus {
     let publicReads: EncodedResponseCache
 
     func publish(_ event: LiveEvent, to userIds: [String]) async {
-        guard let frame = EventHub.encode(event) else { return }
-        await hub.deliver(frame, to: userIds)
+        await hub.deliver(event, to: userIds)
     }
 
     func productsChanged() async {

@@ -17,9 +17,18 @@ extension SQLiteStore {
         }
         sql += " ORDER BY seq DESC LIMIT ?"
         arguments += [limit + 1]
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-        let page = Array(rows.prefix(limit))
-        let next: Int64? = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
-        return Slice(items: try page.map(map), next: next)
+        // Mapped as the cursor steps: a row read from the statement finds its columns by name in
+        // a table built once per query, where a copied row (`fetchAll`) lower-cases every column
+        // name on every lookup (`String.lowercased` was 1.2% of the load run's mix).
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        var items: [Item] = []
+        items.reserveCapacity(limit)
+        var lastSeq: Int64?
+        while let row = try rows.next() {
+            guard items.count < limit else { return Slice(items: items, next: lastSeq) }
+            items.append(try map(row))
+            lastSeq = try row.decode(Int64.self, forColumn: "seq")
+        }
+        return Slice(items: items, next: nil)
     }
 }
