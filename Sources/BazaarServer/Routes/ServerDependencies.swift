@@ -24,9 +24,9 @@ struct ServerDependencies: Sendable {
     let quotas: QuotaLimiter
     let logger: Logger
 
-    /// A new opaque id.
+    /// A new opaque id (a random UUID in lower-case text).
     func newId() -> String {
-        UUID().uuidString.lowercased()
+        RandomID.make()
     }
 
     /// The client's address for throttles and quotas: the peer, or behind a trusted proxy the last

@@ -25,6 +25,9 @@ public struct SQLiteStore: BazaarStore {
         configuration.prepareDatabase { db in
             // A transaction answered 2xx must survive a crash of the machine, not only of the process.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Sorts and savepoint journals in memory: on disk each was a temp file made and
+            // deleted in /var/tmp (50 in three seconds of the load run's mix).
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteMigrations.migrator.migrate(pool)

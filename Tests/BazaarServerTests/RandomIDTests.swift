@@ -1,0 +1,27 @@
+@testable import BazaarServer
+import Foundation
+import Testing
+
+/// Ids are random version 4 UUIDs in the lower-case text the contract shows.
+@Suite("RandomID")
+struct RandomIDTests {
+    @Test("ids are lower-case version 4 UUIDs that Foundation reads back, and do not repeat")
+    func idsAreLowerCaseVersion4UUIDs() throws {
+        let pattern = try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+        var seen = Set<String>()
+        for _ in 0..<10_000 {
+            let id = RandomID.make()
+            #expect(id.wholeMatch(of: pattern) != nil, "\(id)")
+            #expect(UUID(uuidString: id)?.uuidString.lowercased() == id)
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+    }
+
+    @Test("the bits land where RFC 4122 puts them")
+    func bitsAreLaidOutInOrder() {
+        #expect(RandomID.make(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210) == "01234567-89ab-4def-bedc-ba9876543210")
+        #expect(RandomID.make(high: 0, low: 0) == "00000000-0000-4000-8000-000000000000")
+        #expect(RandomID.make(high: .max, low: .max) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
+    }
+}
