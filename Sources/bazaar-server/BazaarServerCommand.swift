@@ -153,7 +153,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "bazaar-server")
+        var logger = Logger(label: "bazaar-server", factory: LazyMetadataLogHandler.standardError)
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var signingKey: Data?
         if let text = ProcessInfo.processInfo.environment["BAZAAR_SIGNING_KEY"] {
