@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The client's cost per request for the product-page GET, through the kit and through raw
 # AsyncHTTPClient: CPU time of the client process per request (the server is a separate process),
-# split at the kit's transport and measured again with no network under the kit, then a
+# split at the kit's transport and measured again with no network under the kit, then raw and the
+# stack with 32 requests in flight (the concurrent benchmark's shape), then a
 # `perf record` profile of the kit's path naming where its extra time goes.
 #
 #   Benchmarks/profile-client.sh [REQUESTS]      # default 3000
@@ -18,6 +19,10 @@ for round in 1 2; do
     for path in raw transport stack; do "$BIN" --path "$path" --requests "$N"; done
 done
 for path in decode layers; do "$BIN" --path "$path" --requests $((N * 5)); done
+# The benchmark's concurrent figure: 32 requests in flight at a time, on both paths.
+for round in 1 2; do
+    for path in raw stack; do "$BIN" --path "$path" --requests $((N * 2)) --concurrency 32 --warmup 320; done
+done
 
 if command -v perf >/dev/null && perf record -o /dev/null -q true 2>/dev/null; then
     DATA="$(mktemp)"

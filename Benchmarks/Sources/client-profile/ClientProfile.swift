@@ -40,8 +40,12 @@ struct ClientProfile: AsyncParsableCommand {
     @Option(help: "Warm-up requests (connection set up, caches filled) sent first on both paths.")
     var warmup = 20
 
+    @Option(help: "Requests in flight at once (the benchmark's concurrent figure uses 32); the count is rounded to a multiple.")
+    var concurrency = 1
+
     func validate() throws {
         guard requests >= 0, warmup >= 0 else { throw ValidationError("--requests and --warmup must be ≥ 0") }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
     }
 
     func run() async throws {
@@ -74,12 +78,26 @@ struct ClientProfile: AsyncParsableCommand {
             case .hit: _ = try await cached.request(product)
             }
         }
-        for _ in 0..<warmup { try await send() }
+        /// `count` requests, `concurrency` at a time.
+        func sendAll(_ count: Int) async throws {
+            guard concurrency > 1 else {
+                for _ in 0..<count { try await send() }
+                return
+            }
+            for _ in 0..<(count / concurrency) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<concurrency { group.addTask { try await send() } }
+                    try await group.waitForAll()
+                }
+            }
+        }
+        try await sendAll(warmup)
+        let requests = concurrency > 1 ? self.requests / concurrency * concurrency : self.requests
         let switchesBefore = ContextSwitches.now()
         let cpuBefore = ProcessCPU.now()
         let clock = ContinuousClock()
         let started = clock.now
-        for _ in 0..<requests { try await send() }
+        try await sendAll(requests)
         let elapsed = clock.now - started
         let cpu = ProcessCPU.now() - cpuBefore
         let switches = ContextSwitches.now() - switchesBefore
@@ -87,7 +105,7 @@ struct ClientProfile: AsyncParsableCommand {
         let wall = requests == 0 ? 0 : Double(elapsed.components.seconds) * 1e6 / Double(requests)
             + Double(elapsed.components.attoseconds) / 1e12 / Double(requests)
         print(
-            "client-profile \(path.rawValue): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
+            "client-profile \(path.rawValue) x\(concurrency): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
                 + "wall \(String(format: "%.1f", wall)) µs/request, "
                 + "\(String(format: "%.2f", requests == 0 ? 0 : Double(switches) / Double(requests))) context switches/request, pid \(ProcessInfo.processInfo.processIdentifier)")
     }
