@@ -52,7 +52,8 @@ struct ConnectionPolicyTests {
                 return (false, ContinuousClock.now - started)
             }
             #expect(cut, "the connection outlived \(took) of dripping")
-            #expect(took < .seconds(2), "cut after \(took)")
+            // Well before the 4 s the drip lasts; slack for a loaded CI machine (2.007 s seen once).
+            #expect(took < .milliseconds(3500), "cut after \(took)")
         }
     }
 
