@@ -34,8 +34,7 @@ struct CLIFailureTests {
 
     @Test("a server that is not there exits 69 with one line")
     func serverDown() async throws {
-        let port = try await BazaarTestHarness.withServer { server in server.baseURL.port ?? 0 }
-        let user = try CLIUser(server: try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let user = try CLIUser(server: RefusedAddress.url)
         defer { user.removeFolder() }
         let outcome = try await user.run(["products"])
         #expect(outcome.exitCode == 69)
@@ -45,7 +44,7 @@ struct CLIFailureTests {
 
     @Test("usage mistakes exit 64 with one line: a missing argument, a bad option value, a bad --server")
     func usage() async throws {
-        let user = try CLIUser(server: try #require(URL(string: "http://127.0.0.1:9")))
+        let user = try CLIUser(server: RefusedAddress.url)
         defer { user.removeFolder() }
         let cases: [([String], String)] = [
             (["chat", "send"], "Missing expected argument"),

@@ -44,7 +44,7 @@ struct CompositionRootTests {
     func signedOutWiring() async throws {
         let folder = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = try #require(URL(string: "http://127.0.0.1:9"))
+        let url = RefusedAddress.url
         let services = try AppServices(environment: AppEnvironment(serverURL: url, configFolder: folder))
         let dependencies = Dependencies(container: DependencyContainer())
         CompositionRoot.registerDependencies(in: dependencies, services: services, session: nil)

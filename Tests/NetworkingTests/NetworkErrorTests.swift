@@ -2,15 +2,14 @@ import Foundation
 import HTTPTypes
 import Networking
 import Testing
+import TestSupport
 
 @Suite("NetworkError cases from a real server")
 struct NetworkErrorTests {
     @Test("a closed port is noConnection")
     func closedPortIsNoConnection() async throws {
-        // Port 9 (discard) on loopback: nothing listens there, and no test server is ever given a
-        // port below the ephemeral range (a stopped server's port could be reused by another test).
         let client = APIClient(
-            baseURL: URL(string: "http://127.0.0.1:9")!,
+            baseURL: RefusedAddress.url,
             performer: NetworkRequestPerformer(retryPolicy: .never))
         await #expect {
             try await client.send(Get<Echo>(path: "/echo"))

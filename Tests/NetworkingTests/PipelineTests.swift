@@ -119,7 +119,7 @@ struct PipelineTests {
     func failuresAreLogged() async throws {
         let capture = LogCapture()
         let performer = NetworkRequestPerformer(retryPolicy: .never, logger: capture.logger())
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, performer: performer)
+        let client = APIClient(baseURL: RefusedAddress.url, performer: performer)
         await #expect(throws: NetworkError.self) { try await client.send(Get<Echo>(path: "/nowhere")) }
         let failure = try #require(capture.all.first { $0.contains("GET /nowhere failed") })
         #expect(failure.contains("duration_ms="))

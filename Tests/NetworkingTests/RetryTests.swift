@@ -91,13 +91,12 @@ struct RetryTests {
 
     @Test("a connection failure on a GET is retried")
     func retriesConnectionFailure() async throws {
-        let port = try await KitFixture.with { $0.baseURL.port ?? 0 }
         let attempts = Counter()
         var performer = NetworkRequestPerformer(
             transport: CountingTransport(base: AsyncHTTPClientTransport(), counter: attempts),
             retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5)))
         performer.sleep = { _ in }
-        let client = APIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, performer: performer)
+        let client = APIClient(baseURL: RefusedAddress.url, performer: performer)
         await #expect(throws: NetworkError.self) { try await client.send(Get<Echo>(path: "/echo")) }
         #expect(attempts.value == 3)
     }

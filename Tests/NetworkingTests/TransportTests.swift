@@ -2,6 +2,7 @@ import Foundation
 import Networking
 import Synchronization
 import Testing
+import TestSupport
 
 /// The two transports every behaviour here is proven on.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -107,10 +108,8 @@ struct TransportTests {
 
     @Test("an unreachable server is noConnection", arguments: TransportKind.allCases)
     func unreachableServer(kind: TransportKind) async throws {
-        // Port 9 (discard) on loopback: nothing listens there, and no test server is ever given a
-        // port below the ephemeral range (a stopped server's port could be reused by another test).
         let client = APIClient(
-            baseURL: URL(string: "http://127.0.0.1:9")!,
+            baseURL: RefusedAddress.url,
             performer: NetworkRequestPerformer(transport: kind.transport, retryPolicy: .never))
         await #expect {
             try await client.send(Get<Echo>(path: "/echo"))
