@@ -30,7 +30,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(10)
+        // AsyncHTTPClient bounds a request's wait for a pooled connection by its connect timeout,
+        // not by the request's deadline. Ten seconds failed requests queued behind busy connections
+        // with their own timeout still running; the per-attempt deadline is the bound that counts.
+        configuration.timeout.connect = .minutes(5)
         configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
@@ -116,7 +119,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             return .cancelled
         case let error as HTTPClientError:
             switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout:
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
                 return .timedOut
             case .cancelled:
                 return .cancelled
