@@ -12,7 +12,7 @@
 # keeps fsync and full-page writes on (for benchmarks that compare against SQLite's fsync).
 #
 # PostgreSQL refuses to run as root, so as root (CI) the server runs as the `postgres` user through
-# runuser, and DIR must be somewhere that user can enter (under /tmp). Prints nothing on success
+# runuser, and DIR must be somewhere that user can enter (under /tmp or /dev/shm). Prints nothing on success
 # except what pg_ctl says; the connection URL is postgres://postgres@127.0.0.1:PORT/postgres.
 set -euo pipefail
 

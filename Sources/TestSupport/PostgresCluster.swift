@@ -5,7 +5,8 @@ import ProcessSupport
 /// A PostgreSQL cluster of a test's own (through `scripts/postgres-cluster.sh`), for tests that
 /// stop and start the database: the shared test server must stay up for every other test.
 public final class PostgresCluster: Sendable {
-    /// The cluster's folder (under /tmp, so the `postgres` user can enter it when run as root).
+    /// The cluster's folder (beside the throwaway cluster's, /dev/shm or /tmp, so the `postgres` user
+    /// can enter it when run as root).
     public let directory: String
     /// `postgres://postgres@127.0.0.1:PORT/postgres`.
     public let url: PostgresURL
@@ -31,7 +32,8 @@ public final class PostgresCluster: Sendable {
         guard let script = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_CLUSTER"] else {
             throw ClusterError.scriptNotConfigured
         }
-        let directory = "/tmp/bazaar-fault-\(UUID().uuidString.prefix(8))"
+        let parent = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_PARENT"] ?? "/tmp"
+        let directory = "\(parent)/bazaar-fault-\(UUID().uuidString.prefix(8))"
         try await run(script, ["init", directory, "auto"])
         let port = try String(contentsOfFile: directory + "/port", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return PostgresCluster(
