@@ -45,10 +45,13 @@ public enum RawHTTP {
 
     /// Connects to 127.0.0.1:`port`, sends `bytes`, reads until close or `timeoutSeconds` of silence.
     ///
+    /// The default silence is long because callers wait for the server to close: a debug server on a
+    /// busy two-core machine has been seen to take over 3 s to do it.
+    ///
     /// The blocking socket calls run on a Dispatch queue, never on Swift's cooperative pool: on a
     /// two-core machine a blocked pool thread can starve an in-process server of the very thread it
     /// needs to answer.
-    public static func exchange(_ bytes: Data, port: Int, timeoutSeconds: Int = 3) async throws -> Exchange {
+    public static func exchange(_ bytes: Data, port: Int, timeoutSeconds: Int = 15) async throws -> Exchange {
         try await offPool {
             let connection = try Connection(port: port, timeoutSeconds: timeoutSeconds)
             try connection.send(bytes)

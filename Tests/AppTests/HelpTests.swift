@@ -10,7 +10,8 @@ struct HelpTests {
         ["outbox", "flush"],
     ]
 
-    @Test("every command's help has examples and exits 0", arguments: commands)
+    // One process at a time: 23 at once held both cores for a second and stalled the timing tests beside them.
+    @Test("every command's help has examples and exits 0", .serialized, arguments: commands)
     func helpHasExamples(command: [String]) async throws {
         let outcome = try await BazaarCLI().run(command + ["--help"])
         #expect(outcome.exitCode == 0)

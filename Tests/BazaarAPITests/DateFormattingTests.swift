@@ -11,10 +11,10 @@ struct DateFormattingTests {
         -62_135_596_800, 253_402_300_799.999, 1_800_000_000.123, 1_767_225_599.9996,  // 0001, 9999-12-31, 2027, rounds up to 2026
     ]
 
-    @Test("the arithmetic agrees with the ISO 8601 format style on edges and 20 000 random instants")
+    @Test("the arithmetic agrees with the ISO 8601 format style on edges and 4 000 random instants (new ones each run)")
     func arithmeticMatchesTheFormatStyle() {
         var generator = SystemRandomNumberGenerator()
-        let random = (0..<20_000).map { _ in Double.random(in: -62_135_596_800...253_402_300_799, using: &generator) }
+        let random = (0..<4_000).map { _ in Double.random(in: -62_135_596_800...253_402_300_799, using: &generator) }
         for seconds in Self.edges + random {
             let date = Date(timeIntervalSince1970: seconds)
             let millis = Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -42,7 +42,7 @@ struct DateFormattingTests {
     @Test("parsing the contract's forms by arithmetic gives the format style's very Date")
     func parsingMatchesTheFormatStyle() throws {
         var generator = SystemRandomNumberGenerator()
-        let random = (0..<20_000).map { _ in Double.random(in: -12_200_000_000...253_402_300_799, using: &generator) }
+        let random = (0..<4_000).map { _ in Double.random(in: -12_200_000_000...253_402_300_799, using: &generator) }
         for seconds in Self.edges + random {
             let text = BazaarJSON.formatDate(Date(timeIntervalSince1970: seconds))
             let parsed = try #require(BazaarJSON.parseDate(text), "\(text)")

@@ -29,6 +29,7 @@ struct DatabaseFaultTests {
 
                 // Bob sends without pause through replica A; a refused send is tried again with the same key.
                 let stopSending = Counter()
+                let acknowledgedSoFar = Counter()
                 let sender = Task { () -> SendReport in
                     var report = SendReport()
                     var index = 0
@@ -42,6 +43,7 @@ struct DatabaseFaultTests {
                             report.statuses[response.status, default: 0] += 1
                             if response.status == 201 {
                                 report.acknowledged[key] = try response.decode(Message.self)
+                                acknowledgedSoFar.increment()
                                 index += 1
                                 continue
                             }
@@ -57,7 +59,8 @@ struct DatabaseFaultTests {
                     return report
                 }
 
-                try await Task.sleep(for: .milliseconds(700))
+                // Counted sends rather than fixed sleeps: a busy machine slows the sender, not the proof.
+                try await waitUntil(acknowledgedSoFar, reaches: 3)
                 try await cluster.stopImmediately()
                 try await Task.sleep(for: .milliseconds(500))
                 for client in [replicas.clientA, replicas.clientB] {
@@ -77,7 +80,7 @@ struct DatabaseFaultTests {
                         try await Task.sleep(for: .milliseconds(100))
                     }
                 }
-                try await Task.sleep(for: .milliseconds(500))
+                try await waitUntil(acknowledgedSoFar, reaches: acknowledgedSoFar.value + 3)
                 stopSending.increment()
                 let report = await sender.value
 
@@ -86,7 +89,7 @@ struct DatabaseFaultTests {
                 #expect(report.statuses[503, default: 0] > 0, "the outage refused nothing: \(report.statuses)")
                 #expect(report.slowestRefusal < .seconds(3), "slowest 503: \(report.slowestRefusal)")
                 #expect(report.transportErrors == 0)
-                #expect(report.acknowledged.count > 5)
+                #expect(report.acknowledged.count >= 6)
 
                 // Every acknowledged message is stored exactly once.
                 var history: [Message] = []
@@ -118,5 +121,17 @@ struct DatabaseFaultTests {
             throw error
         }
         await cluster.destroy()
+    }
+
+    /// Waits until `counter` reaches `target`, failing the test after 30 s.
+    private func waitUntil(_ counter: Counter, reaches target: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while counter.value < target {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("only \(counter.value) of \(target) sends acknowledged after 30 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

@@ -9,13 +9,13 @@ struct RandomIDTests {
     func idsAreLowerCaseVersion4UUIDs() throws {
         let pattern = try Regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
         var seen = Set<String>()
-        for _ in 0..<10_000 {
+        for _ in 0..<2_000 {
             let id = RandomID.make()
             #expect(id.wholeMatch(of: pattern) != nil, "\(id)")
             #expect(UUID(uuidString: id)?.uuidString.lowercased() == id)
             seen.insert(id)
         }
-        #expect(seen.count == 10_000)
+        #expect(seen.count == 2_000)
     }
 
     @Test("the bits land where RFC 4122 puts them")

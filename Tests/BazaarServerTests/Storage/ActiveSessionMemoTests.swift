@@ -21,9 +21,9 @@ struct ActiveSessionMemoTests {
 
     @Test("when full, it starts again rather than growing")
     func fullStartsAgain() {
-        let memo = ActiveSessionMemo()
+        let memo = ActiveSessionMemo(capacity: 100)
         let generation = memo.generation
-        for index in 0..<ActiveSessionMemo.capacity { memo.remember("s\(index)", readAt: generation) }
+        for index in 0..<memo.capacity { memo.remember("s\(index)", readAt: generation) }
         #expect(memo.isKnownActive("s0"))
         memo.remember("new", readAt: generation)
         #expect(memo.isKnownActive("s0") == false)

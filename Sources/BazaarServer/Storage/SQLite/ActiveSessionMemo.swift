@@ -10,8 +10,11 @@ import Synchronization
 /// generation has not moved since it started. (PostgreSQL replicas revoke each other's sessions,
 /// so the PostgreSQL store asks the database every time.)
 final class ActiveSessionMemo: Sendable {
-    /// The most sessions remembered; when full, the memo starts again empty.
-    static let capacity = 100_000
+    /// The most sessions a store's memo remembers; when full, the memo starts again empty.
+    static let defaultCapacity = 100_000
+
+    /// The most sessions this memo remembers.
+    let capacity: Int
 
     private struct State {
         var active: Set<String> = []
@@ -19,6 +22,11 @@ final class ActiveSessionMemo: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// Makes an empty memo holding at most `capacity` sessions.
+    init(capacity: Int = defaultCapacity) {
+        self.capacity = capacity
+    }
 
     /// Whether `id` is known to be active.
     func isKnownActive(_ id: String) -> Bool {
@@ -34,7 +42,7 @@ final class ActiveSessionMemo: Sendable {
     func remember(_ id: String, readAt generation: UInt64) {
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.active.count >= Self.capacity { state.active.removeAll(keepingCapacity: true) }
+            if state.active.count >= capacity { state.active.removeAll(keepingCapacity: true) }
             state.active.insert(id)
         }
     }
