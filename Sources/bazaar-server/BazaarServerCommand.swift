@@ -173,6 +173,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
             connections: connectionPolicy, quotas: quotaPolicy)
+        // One server process per SQLite file, held until this process ends.
+        let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
         let services = server.makeServices { channel in
@@ -184,5 +186,6 @@ struct BazaarServerCommand: AsyncParsableCommand {
         let group = ServiceGroup(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+        withExtendedLifetime(fileLock) {}
     }
 }
