@@ -8,18 +8,21 @@ enum JSONResponse {
     /// A JSON response with the contract's encoder.
     static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         let data = try BazaarJSON.makeEncoder().encode(value)
-        var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: json(headers), body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// A JSON response written by ``JSONWriter``: the same bytes as the encoder, for the hot answers.
     static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var writer = JSONWriter(capacity: value.estimatedJSONSize)
         value.write(to: &writer)
+        return Response(status: status, headers: json(headers), body: .init(byteBuffer: writer.buffer))
+    }
+
+    /// `headers` with the JSON content type set.
+    private static func json(_ headers: HTTPFields) -> HTTPFields {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: writer.buffer))
+        return headers
     }
 
     /// A cacheable JSON response: `ETag` from the body, the given `Cache-Control`, and 304 when
@@ -57,8 +60,7 @@ enum JSONResponse {
         if HTTPCaching.matches(request, etag: entry.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: entry.body))
+        return Response(status: .ok, headers: json(headers), body: .init(byteBuffer: entry.body))
     }
 }
 

@@ -60,8 +60,6 @@ struct JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    private static let hexDigits: StaticString = "0123456789abcdef"
-
     private mutating func writeEscaped(_ byte: UInt8) {
         switch byte {
         case UInt8(ascii: "\""): raw("\\\"")
@@ -73,10 +71,8 @@ struct JSONWriter {
         case UInt8(ascii: "\t"): raw("\\t")
         default:
             raw("\\u00")
-            Self.hexDigits.withUTF8Buffer { digits in
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0x0F)])
-            }
+            bytes.append(Hex.digit(byte >> 4))
+            bytes.append(Hex.digit(byte))
         }
     }
 }

@@ -3,15 +3,22 @@
 /// `String(format: "%02x")` per byte went through Foundation's formatter and was 7% of a product
 /// page request in the load run; this writes the digits directly.
 enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    /// The lower-case hex digit for the low four bits of `value`; the one digit table that
+    /// ``RandomID`` and ``JSONWriter`` write from too.
+    @inline(__always)
+    static func digit(_ value: some BinaryInteger) -> UInt8 {
+        digits.withUTF8Buffer { $0[Int(value & 0xF)] }
+    }
+
+    private static let digits: StaticString = "0123456789abcdef"
 
     /// The bytes as lower-case hex, two digits each.
     static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(64)
         for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            text.append(digit(byte >> 4))
+            text.append(digit(byte))
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -5,8 +5,6 @@
 /// the text through Unicode case mapping. This draws the 128 bits from the system generator
 /// (`getrandom`, no file) and writes the hex digits directly.
 enum RandomID {
-    private static let digits: StaticString = "0123456789abcdef"
-
     /// A new id: 8-4-4-4-12 lower-case hex digits, version 4, RFC 4122 variant.
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
@@ -18,28 +16,26 @@ enum RandomID {
         let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
         let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         return String(unsafeUninitializedCapacity: 36) { text in
-            digits.withUTF8Buffer { digits in
-                var offset = 0
-                func put(_ word: UInt64, nibbles: Int) {
-                    for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                        text[offset] = digits[Int((word >> UInt64(shift)) & 0xF)]
-                        offset += 1
-                    }
-                }
-                func dash() {
-                    text[offset] = UInt8(ascii: "-")
+            var offset = 0
+            func put(_ word: UInt64, nibbles: Int) {
+                for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
+                    text[offset] = Hex.digit(word >> UInt64(shift))
                     offset += 1
                 }
-                put(high >> 32, nibbles: 8)
-                dash()
-                put(high >> 16, nibbles: 4)
-                dash()
-                put(high, nibbles: 4)
-                dash()
-                put(low >> 48, nibbles: 4)
-                dash()
-                put(low, nibbles: 12)
             }
+            func dash() {
+                text[offset] = UInt8(ascii: "-")
+                offset += 1
+            }
+            put(high >> 32, nibbles: 8)
+            dash()
+            put(high >> 16, nibbles: 4)
+            dash()
+            put(high, nibbles: 4)
+            dash()
+            put(low >> 48, nibbles: 4)
+            dash()
+            put(low, nibbles: 12)
             return 36
         }
     }
