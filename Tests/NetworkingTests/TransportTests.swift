@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Networking
 import Synchronization
@@ -28,6 +29,16 @@ final class ProgressLog: Sendable {
 
 @Suite("HTTP transports", .timeLimit(.minutes(1)))
 struct TransportTests {
+    @Test("the shared client opens no spans when the app bootstrapped no tracer")
+    func sharedClientSkipsTheNoOpTracer() async throws {
+        // The test process bootstraps no tracer, so AsyncHTTPClient's default would be the no-op one,
+        // which it still asks for a span per request (named by reflecting the method).
+        #expect(AsyncHTTPClientTransport.sharedClient.tracer == nil)
+        let plain = HTTPClient(eventLoopGroupProvider: .singleton)
+        #expect(plain.tracer != nil, "AsyncHTTPClient's default is the no-op tracer")
+        try await plain.shutdown()
+    }
+
     @Test("sends method, headers, query and JSON body, and reads the answer", arguments: TransportKind.allCases)
     func roundTrip(kind: TransportKind) async throws {
         try await KitFixture.with { fixture in

@@ -120,6 +120,7 @@ public final class StackFixture: Sendable {
     public static let rawClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .enabled(limit: .ratio(100))
+        configuration.tracing.tracer = nil  // as the kit's client, with no tracer bootstrapped
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 

@@ -6,6 +6,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import Tracing
 
 /// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
 ///
@@ -35,6 +36,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         // with their own timeout still running; the per-attempt deadline is the bound that counts.
         configuration.timeout.connect = .minutes(5)
         configuration.decompression = .enabled(limit: .ratio(decompressionRatioLimit))
+        // With no tracer bootstrapped, AsyncHTTPClient still opens a span on the no-op tracer for
+        // every request it is handed a delegate for, naming it by reflecting the method (`Mirror`):
+        // five allocations and a few microseconds per request that trace nothing. A tracer an app
+        // bootstraps before its first request is kept.
+        if InstrumentationSystem.tracer is NoOpTracer {
+            configuration.tracing.tracer = nil
+        }
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
