@@ -28,6 +28,8 @@ public enum PercentEncoding {
 
     /// Percent-encodes every byte of `string`'s UTF-8 form that is not unreserved.
     public static func encode(_ string: String, spaces: SpaceStyle = .percent) -> String {
+        // The common case (names and values of plain characters) is returned as it is, not copied.
+        if string.utf8.allSatisfy(isUnreserved) { return string }
         var output: [UInt8] = []
         output.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {

@@ -68,6 +68,9 @@ public struct URLRequestBuilder: Sendable {
     public func build() throws(RequestBuildError) -> TransportRequest {
         let target = try RequestTarget(baseURL: baseURL, path: path, query: parameters.query)
         var fields = HTTPFields()
+        // Room for the caller's fields and those added on the way (Accept, Content-Type,
+        // Authorization, User-Agent), so appending never grows the storage.
+        fields.reserveCapacity(headers.count + 4)
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             guard let fieldName = HTTPField.Name(name), Self.isValidFieldValue(value) else {
                 throw .invalidHeader(name: name)
