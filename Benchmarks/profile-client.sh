@@ -3,7 +3,8 @@
 # AsyncHTTPClient: CPU time of the client process per request (the server is a separate process),
 # split at the kit's transport and measured again with no network under the kit, then raw and the
 # stack with 32 requests in flight (the concurrent benchmark's shape), then a
-# `perf record` profile of the kit's path naming where its extra time goes.
+# `perf record` profile of the kit's path naming where its extra time goes. The stack/raw ratio
+# itself comes from alternating rounds in one process (`--against raw`), reported as the median.
 #
 #   Benchmarks/profile-client.sh [REQUESTS]      # default 3000
 set -euo pipefail
@@ -23,6 +24,11 @@ for path in decode layers; do "$BIN" --path "$path" --requests $((N * 5)); done
 for round in 1 2; do
     for path in raw stack; do "$BIN" --path "$path" --requests $((N * 2)) --concurrency 32 --warmup 320; done
 done
+
+# The stack against raw in alternating rounds in one process, so the machine's drift falls on both:
+# the median throughput ratio, sequential and 32 concurrent (the benchmark's two Page GET figures).
+"$BIN" --path stack --against raw --requests "$N" --rounds 7
+"$BIN" --path stack --against raw --requests $((N * 2)) --concurrency 32 --warmup 320 --rounds 7
 
 if command -v perf >/dev/null && perf record -o /dev/null -q true 2>/dev/null; then
     DATA="$(mktemp)"

@@ -43,9 +43,21 @@ struct ClientProfile: AsyncParsableCommand {
     @Option(help: "Requests in flight at once (the benchmark's concurrent figure uses 32); the count is rounded to a multiple.")
     var concurrency = 1
 
+    @Option(
+        help: """
+            A yardstick path measured against --path in alternating rounds in this one process (each \
+            round runs both, the order swapped every round); prints each round's ratio and the median.
+            """)
+    var against: Path?
+
+    @Option(help: "Rounds with --against.")
+    var rounds = 7
+
     func validate() throws {
         guard requests >= 0, warmup >= 0 else { throw ValidationError("--requests and --warmup must be ≥ 0") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        if against != nil, requests == 0 { throw ValidationError("--against needs --requests above 0") }
     }
 
     func run() async throws {
@@ -66,7 +78,7 @@ struct ClientProfile: AsyncParsableCommand {
             client: .bazaar(
                 baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
             session: fixture.session.network.session, cachePartition: "profile")
-        func send() async throws {
+        func send(_ path: Path) async throws {
             switch path {
             case .raw: _ = try await fixture.rawPage(decoder: decoder)
             case .transport:
@@ -78,26 +90,32 @@ struct ClientProfile: AsyncParsableCommand {
             case .hit: _ = try await cached.request(product)
             }
         }
-        /// `count` requests, `concurrency` at a time.
-        func sendAll(_ count: Int) async throws {
+        /// `count` requests on `path`, `concurrency` at a time.
+        func sendAll(_ count: Int, on path: Path) async throws {
             guard concurrency > 1 else {
-                for _ in 0..<count { try await send() }
+                for _ in 0..<count { try await send(path) }
                 return
             }
             for _ in 0..<(count / concurrency) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<concurrency { group.addTask { try await send() } }
+                    for _ in 0..<concurrency { group.addTask { try await send(path) } }
                     try await group.waitForAll()
                 }
             }
         }
-        try await sendAll(warmup)
         let requests = concurrency > 1 ? self.requests / concurrency * concurrency : self.requests
+        if let against {
+            try await sendAll(warmup, on: against)
+            try await sendAll(warmup, on: path)
+            try await compare(path, against: against, requests: requests) { try await sendAll($0, on: $1) }
+            return
+        }
+        try await sendAll(warmup, on: path)
         let switchesBefore = ContextSwitches.now()
         let cpuBefore = ProcessCPU.now()
         let clock = ContinuousClock()
         let started = clock.now
-        try await sendAll(requests)
+        try await sendAll(requests, on: path)
         let elapsed = clock.now - started
         let cpu = ProcessCPU.now() - cpuBefore
         let switches = ContextSwitches.now() - switchesBefore
@@ -108,6 +126,70 @@ struct ClientProfile: AsyncParsableCommand {
             "client-profile \(path.rawValue) x\(concurrency): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
                 + "wall \(String(format: "%.1f", wall)) µs/request, "
                 + "\(String(format: "%.2f", requests == 0 ? 0 : Double(switches) / Double(requests))) context switches/request, pid \(ProcessInfo.processInfo.processIdentifier)")
+    }
+}
+
+extension ClientProfile {
+    /// What one measured batch cost per request.
+    struct Batch {
+        /// Wall-clock microseconds per request.
+        let wall: Double
+        /// Client CPU microseconds per request.
+        let cpu: Double
+    }
+
+    /// Runs `requests` requests on `path` and on `yardstick` in alternating rounds (the order swapped
+    /// every round, so a drift of the machine's speed falls on both) and prints each round's
+    /// throughput ratio (yardstick wall time / path wall time; above 1 means `path` is faster) and
+    /// the median over the rounds, for wall time and for client CPU.
+    func compare(
+        _ path: Path, against yardstick: Path, requests: Int, sendAll: (Int, Path) async throws -> Void
+    ) async throws {
+        func measure(_ measured: Path) async throws -> Batch {
+            let cpuBefore = ProcessCPU.now()
+            let clock = ContinuousClock()
+            let started = clock.now
+            try await sendAll(requests, measured)
+            let elapsed = clock.now - started
+            let wall = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * 1e6
+            return Batch(wall: wall / Double(requests), cpu: (ProcessCPU.now() - cpuBefore) * 1e6 / Double(requests))
+        }
+        var wallRatios: [Double] = []
+        var cpuRatios: [Double] = []
+        for round in 1...rounds {
+            let (subject, reference): (Batch, Batch)
+            if round.isMultiple(of: 2) {
+                subject = try await measure(path)
+                reference = try await measure(yardstick)
+            } else {
+                reference = try await measure(yardstick)
+                subject = try await measure(path)
+            }
+            wallRatios.append(reference.wall / subject.wall)
+            cpuRatios.append(reference.cpu / subject.cpu)
+            print(
+                "round \(round): \(path.rawValue) \(Self.format(subject.wall)) µs wall, \(Self.format(subject.cpu)) µs CPU; "
+                    + "\(yardstick.rawValue) \(Self.format(reference.wall)) µs wall, \(Self.format(reference.cpu)) µs CPU; "
+                    + "ratio \(Self.format(wallRatios.last ?? 0, digits: 3)) wall, \(Self.format(cpuRatios.last ?? 0, digits: 3)) CPU")
+        }
+        print(
+            "client-profile \(path.rawValue) vs \(yardstick.rawValue) x\(concurrency), \(rounds) rounds of \(requests) requests each: "
+                + "median throughput ratio \(Self.format(Self.median(wallRatios), digits: 3)) (wall), "
+                + "\(Self.format(Self.median(cpuRatios), digits: 3)) (client CPU); range "
+                + "\(Self.format(wallRatios.min() ?? 0, digits: 3))–\(Self.format(wallRatios.max() ?? 0, digits: 3)) (wall)")
+    }
+
+    /// The middle value (the mean of the two middle ones for an even count).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// `value` with `digits` decimals.
+    static func format(_ value: Double, digits: Int = 1) -> String {
+        String(format: "%.\(digits)f", value)
     }
 }
 
