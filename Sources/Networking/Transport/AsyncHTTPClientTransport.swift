@@ -20,6 +20,10 @@ import Tracing
 /// bomb, ``NetworkError/decompressionFailed(reason:)``); the size limit applies to inflated bytes.
 /// A client of your own that does not decompress is not asked for compression, and a compressed
 /// body it gets anyway is a clear error, not bytes the decoder chokes on.
+///
+/// Tracing: the shared client uses the tracer bootstrapped with `InstrumentationSystem` when it is
+/// first used; with none bootstrapped it opens no spans at all (AsyncHTTPClient would otherwise
+/// open one per request on the no-op tracer). Bootstrap your tracer before the first request.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let decompresses: Bool
