@@ -77,20 +77,42 @@ extension SQLiteStore {
 
     /// Messages newest first; `nil` when the conversation is missing or not the viewer's.
     public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>? {
-        try await pool.read { db in
-            guard try Self.memberRow(db, conversationId: conversationId, userId: viewerId) != nil else { return nil }
-            return try Self.newestFirst(
-                db, table: "messages", where: "conversation_id", equals: conversationId, before: position, limit: limit,
-                map: Self.message)
+        guard position == nil else {
+            return try await pool.read { db in
+                guard try Self.memberRow(db, conversationId: conversationId, userId: viewerId) != nil else { return nil }
+                return try Self.newestFirst(
+                    db, table: "messages", where: "conversation_id", equals: conversationId, before: position, limit: limit,
+                    map: Self.message)
+            }
         }
+        // The newest page: held in memory once read, and kept current by every send.
+        if let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId) { return held }
+        let generation = newestMessages.generation
+        let read: (slice: Slice<Message>, positions: [Int64], members: [String])? = try await pool.read { db in
+            guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
+            var positions: [Int64] = []
+            positions.reserveCapacity(limit)
+            let slice = try Self.newestFirst(
+                db, table: "messages", where: "conversation_id", equals: conversationId, before: nil, limit: limit
+            ) { row in
+                positions.append(try row.decode(Int64.self, forColumn: "seq"))
+                return try Self.message(row)
+            }
+            return (slice, positions, [viewerId, member.otherUserId])
+        }
+        guard let read else { return nil }
+        newestMessages.remember(
+            read.slice, positions: read.positions, conversationId: conversationId, limit: limit, members: read.members,
+            readAt: generation)
+        return read.slice
     }
 
     /// Posts a message exactly once per (sender, key): message, conversation bump, key and
     /// the recipient's notification are one transaction.
     public func sendMessage(_ send: NewMessage) async throws -> SendOutcome {
-        try await writer.write { db in
+        let (outcome, position): (SendOutcome, Int64?) = try await writer.write { db in
             guard let member = try Self.memberRow(db, conversationId: send.conversationId, userId: send.senderId) else {
-                return .notFound
+                return (.notFound, nil)
             }
             if let previousId = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
@@ -98,8 +120,8 @@ extension SQLiteStore {
             {
                 guard let previous = try Self.fetchMessage(db, id: previousId),
                     previous.conversationId == send.conversationId, previous.body == send.body
-                else { return .keyReused }
-                return .replayed(previous)
+                else { return (.keyReused, nil) }
+                return (.replayed(previous), nil)
             }
             let now = Self.millis(send.now)
             let seq = try Self.nextSeq(db, table: .messages)
@@ -128,8 +150,13 @@ extension SQLiteStore {
             let notification = BazaarAPI.Notification(
                 id: send.notificationId, type: NotificationType.newMessage, read: false, createdAt: message.createdAt,
                 conversationId: send.conversationId, messageId: send.id)
-            return .created(message, recipientId: recipientId, notification: notification)
+            return (.created(message, recipientId: recipientId, notification: notification), seq)
         }
+        // Committed: the pages held of this conversation gain the message before anyone hears of it.
+        if case .created(let message, _, _) = outcome, let position {
+            newestMessages.add(message, at: position)
+        }
+        return outcome
     }
 
     /// Moves the viewer's read marker up to the message and marks its notifications read.

@@ -16,6 +16,8 @@ public struct SQLiteStore: BazaarStore {
     let writer: GroupCommitWriter
     /// Sessions known active, so the per-request session check rarely reads the database.
     let activeSessions = ActiveSessionMemo()
+    /// Each conversation's newest page of messages, so an open chat's history rarely reads the database.
+    let newestMessages = NewestMessagesMemo()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date; at
     /// most `maxBatch` concurrent writes share a transaction (1 turns grouping off).

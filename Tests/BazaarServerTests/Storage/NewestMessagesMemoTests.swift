@@ -1,0 +1,126 @@
+import BazaarAPI
+@testable import BazaarServer
+import Foundation
+import Testing
+import TestSupport
+
+/// The SQLite store's memory of each conversation's newest messages answers exactly what the
+/// database would, however sends and reads interleave.
+@Suite("NewestMessagesMemo")
+struct NewestMessagesMemoTests {
+    private static func message(_ id: String, in conversation: String = "c1") -> Message {
+        Message(id: id, conversationId: conversation, senderId: "ada", body: id, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    /// A page of `ids` at `positions`, newest first, stored into `memo` as read at its current generation.
+    private static func remember(
+        _ ids: [String], at positions: [Int64], hasOlder: Bool = false, limit: Int, in memo: NewestMessagesMemo
+    ) {
+        memo.remember(
+            Slice(items: ids.map { message($0) }, next: hasOlder ? positions.last : nil), positions: positions,
+            conversationId: "c1", limit: limit, members: ["ada", "bo"], readAt: memo.generation)
+    }
+
+    @Test("a read that fetched the page before a send cannot store it after that send")
+    func aReadRacingASendIsNotRemembered() {
+        let memo = NewestMessagesMemo()
+        let before = memo.generation  // a read starts and fetches the page from the database…
+        memo.add(Self.message("m3"), at: 3)  // …a send commits meanwhile…
+        memo.remember(  // …and the read's page, without the new message, arrives late.
+            Slice(items: [Self.message("m2")], next: nil), positions: [2], conversationId: "c1", limit: 10,
+            members: ["ada", "bo"], readAt: before)
+        #expect(memo.slice(conversationId: "c1", limit: 10, viewerId: "ada") == nil)
+    }
+
+    @Test("a sent message takes its place by position, once, and a full page drops its oldest")
+    func addKeepsPositionOrder() throws {
+        let memo = NewestMessagesMemo()
+        Self.remember(["m5", "m3"], at: [5, 3], limit: 3, in: memo)
+        memo.add(Self.message("m4"), at: 4)  // sends can commit in one batch and be added out of order
+        memo.add(Self.message("m4"), at: 4)  // a read that already saw it, then the add: still once
+        var slice = try #require(memo.slice(conversationId: "c1", limit: 3, viewerId: "bo"))
+        #expect(slice.items.map(\.id) == ["m5", "m4", "m3"])
+        #expect(slice.next == nil)
+
+        memo.add(Self.message("m6"), at: 6)
+        slice = try #require(memo.slice(conversationId: "c1", limit: 3, viewerId: "ada"))
+        #expect(slice.items.map(\.id) == ["m6", "m5", "m4"])
+        #expect(slice.next == 4)  // m3 is on the next page now
+    }
+
+    @Test("a message older than a full page makes the page say older ones follow")
+    func anOlderMessageOnlyMarksTheFullPage() throws {
+        let memo = NewestMessagesMemo()
+        Self.remember(["m9", "m8"], at: [9, 8], limit: 2, in: memo)
+        memo.add(Self.message("m7"), at: 7)
+        let slice = try #require(memo.slice(conversationId: "c1", limit: 2, viewerId: "ada"))
+        #expect(slice.items.map(\.id) == ["m9", "m8"])
+        #expect(slice.next == 8)
+    }
+
+    @Test("a page answers only the conversation's two members")
+    func onlyMembersAreAnswered() {
+        let memo = NewestMessagesMemo()
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") != nil)
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "eve") == nil)
+        #expect(memo.slice(conversationId: "c1", limit: 20, viewerId: "ada") == nil)
+    }
+
+    @Test("when full, it starts again rather than growing")
+    func fullStartsAgain() {
+        let memo = NewestMessagesMemo(capacity: 4)
+        for limit in 1...4 { Self.remember(["m1"], at: [1], limit: limit, in: memo) }
+        #expect(memo.slice(conversationId: "c1", limit: 1, viewerId: "ada") != nil)
+        Self.remember(["m1"], at: [1], limit: 5, in: memo)
+        #expect(memo.slice(conversationId: "c1", limit: 1, viewerId: "ada") == nil)
+        #expect(memo.slice(conversationId: "c1", limit: 5, viewerId: "ada") != nil)
+    }
+
+    @Test("after concurrent sends and reads, every held page equals the database's")
+    func concurrentSendsAndReadsMatchTheDatabase() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path)
+        let fixtures = StoreFixtures(store)
+        let ada = try await fixtures.user("ada")
+        let bo = try await fixtures.user("bo")
+        let eve = try await fixtures.user("eve")
+        let conversations = [try await fixtures.conversation(ada, bo), try await fixtures.conversation(ada, eve)]
+        let limits = [5, 25, 45]
+        for conversation in conversations {
+            _ = try await fixtures.send("first", in: conversation, from: ada)
+            for limit in limits {  // read once, so the pages are held before the sends start
+                _ = try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limit)
+            }
+        }
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<120 {
+                let conversation = conversations[index % 2]
+                group.addTask { _ = try await fixtures.send("message \(index)", in: conversation, from: ada) }
+                group.addTask {
+                    let slice = try #require(
+                        try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limits[index % 3]))
+                    let ids = slice.items.map(\.id)
+                    #expect(Set(ids).count == ids.count, "a message appears once")
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        for conversation in conversations {
+            for limit in limits {
+                let held = try #require(store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
+                // `before: Int64.max` reads the same newest page from the database itself.
+                let stored = try #require(
+                    try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: .max, limit: limit))
+                #expect(held.items == stored.items)
+                #expect(held.next == stored.next)
+                #expect(held.items.count == limit)
+            }
+        }
+        let other = conversations[1]
+        #expect(try await store.messages(conversationId: other.id, viewerId: bo.id, before: nil, limit: 5) == nil)
+    }
+}
