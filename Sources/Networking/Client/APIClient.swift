@@ -66,7 +66,7 @@ public struct APIClient: Sendable {
             cachePolicy: request.cachePolicy, retryPolicy: request.retryPolicy, timeout: request.timeout,
             deadline: request.deadline, authorizer: authorizer,
             cachePartition: cachePartition, progress: progress)
-        let response = try await performer.perform(built, options: options)
+        let response = try await performer.perform(consume built, options: options)
         do {
             return try request.decode(response, using: decoder)
         } catch let error as NetworkError {

@@ -97,7 +97,7 @@ public struct NetworkRequestPerformer: Sendable {
     ///
     /// - Throws: ``NetworkError``: `httpStatus` for any other status (with the server's error body
     ///   decoded), or the transport's failure after retries ran out.
-    public func perform(_ request: TransportRequest, options: Options = Options()) async throws(NetworkError)
+    public func perform(_ request: consuming TransportRequest, options: Options = Options()) async throws(NetworkError)
         -> TransportResponse
     {
         let started = ContinuousClock.now

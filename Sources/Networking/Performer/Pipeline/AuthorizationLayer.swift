@@ -8,12 +8,11 @@ struct AuthorizationLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Authorizes `request`, sends it, and replays it once if the credentials were refused.
-    func exchange(_ request: TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
         guard let authorizer = context.options.authorizer else { return try await next.exchange(request, context) }
-        var request = request
         let authorization = try await authorizer.authorization()
         request.head.headerFields[.authorization] = authorization
-        let first = try await next.exchange(request, context)
+        let first = try await next.exchange(copy request, context)
         guard first.response.status == .unauthorized else { return first }
         request.head.headerFields[.authorization] = try await authorizer.authorization(replacing: authorization)
         var replayed = try await next.exchange(request, context)

@@ -6,7 +6,10 @@
 /// request passes through them with no existential calls and no allocation of its own.
 protocol ExchangeLayer: Sendable {
     /// Takes `request` one stage closer to the socket and returns what came back.
-    func exchange(_ request: TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult
+    ///
+    /// The request is consumed: a stage that adds a header field changes the only copy instead of
+    /// copying the fields its caller no longer needs.
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult
 }
 
 /// What travels down the pipeline beside the request: the caller's choices for this one request,

@@ -11,8 +11,7 @@ struct InterceptorLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Adapts `request`, sends it on, and shows the answer to every interceptor.
-    func exchange(_ request: TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
-        var request = request
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
         for interceptor in interceptors {
             do {
                 request = try await interceptor.adapt(request)
@@ -25,7 +24,10 @@ struct InterceptorLayer<Next: ExchangeLayer>: ExchangeLayer {
         if let userAgent, request.head.headerFields[.userAgent] == nil {
             request.head.headerFields[.userAgent] = userAgent
         }
-        let result = try await next.exchange(request, context)
+        // With nothing to show the answer to, the request moves on whole: the stages below add
+        // their fields to this one copy.
+        guard !interceptors.isEmpty else { return try await next.exchange(request, context) }
+        let result = try await next.exchange(copy request, context)
         for interceptor in interceptors.reversed() {
             await interceptor.didReceive(result.response, for: request)
         }

@@ -11,12 +11,12 @@ struct LoggingLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Passes `request` on and logs what came of it.
-    func exchange(_ request: TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
         guard logger.logLevel <= .debug else { return try await next.exchange(request, context) }
         let line = "\(request.head.method.rawValue) \(Redaction.path(request.head.path ?? ""))"
         let result: ExchangeResult
         do {
-            result = try await next.exchange(request, context)
+            result = try await next.exchange(copy request, context)
         } catch {
             logger.debug(
                 "\(line) failed",
@@ -27,10 +27,12 @@ struct LoggingLayer<Next: ExchangeLayer>: ExchangeLayer {
             "\(line) → \(result.response.status.code)",
             metadata: ["duration_ms": "\(elapsed(since: context))", "note": "\(note(for: result.source))"])
         if logger.logLevel <= .trace {
+            let sentFields: HTTPFields
+            if let sent = result.sent { sentFields = sent.head.headerFields } else { sentFields = request.head.headerFields }
             logger.trace(
                 "exchange",
                 metadata: [
-                    "request_headers": "\(Redaction.headers((result.sent ?? request).head.headerFields))",
+                    "request_headers": "\(Redaction.headers(sentFields))",
                     "response_headers": "\(Redaction.headers(result.response.headerFields))",
                     "response_body": "\(Redaction.body(result.response.body))",
                 ])

@@ -15,7 +15,7 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Makes attempts until one is final, the policy says stop, or the deadline would be crossed.
-    func exchange(_ request: TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
         let policy = context.retryPolicy
         let attemptTimeout = context.transfer.timeout
         let canRetry = RetryRules.mayRetry(request)
@@ -30,7 +30,7 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
             }
             let outcome: Result<ExchangeResult, NetworkError>
             do {
-                outcome = .success(try await next.exchange(request, attemptContext))
+                outcome = .success(try await next.exchange(copy request, attemptContext))
             } catch {
                 outcome = .failure(error)
             }
