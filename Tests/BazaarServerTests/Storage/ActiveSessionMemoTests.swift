@@ -32,22 +32,21 @@ struct ActiveSessionMemoTests {
 
     @Test("a session the store found active and then revoked is inactive at once, on every path")
     func revocationsReachTheMemo() async throws {
-        let directory = try BazaarTestHarness.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path)
-        let fixtures = StoreFixtures(store)
-        _ = try await fixtures.session("s1", refreshTokenHash: "t1")
-        _ = try await fixtures.session("s2", refreshTokenHash: "t2", username: "bea")
-        let now = fixtures.now
-        #expect(try await store.isSessionActive(id: "s1"))
-        #expect(try await store.isSessionActive(id: "s2"))
-        #expect(store.activeSessions.isKnownActive("s1"))
+        try await StoreFixtures.withSQLiteStore { store in
+            let fixtures = StoreFixtures(store)
+            _ = try await fixtures.session("s1", refreshTokenHash: "t1")
+            _ = try await fixtures.session("s2", refreshTokenHash: "t2", username: "bea")
+            let now = fixtures.now
+            #expect(try await store.isSessionActive(id: "s1"))
+            #expect(try await store.isSessionActive(id: "s2"))
+            #expect(store.activeSessions.isKnownActive("s1"))
 
-        try await store.revokeSession(id: "s1", now: now)  // logout
-        #expect(try await store.isSessionActive(id: "s1") == false)
+            try await store.revokeSession(id: "s1", now: now)  // logout
+            #expect(try await store.isSessionActive(id: "s1") == false)
 
-        _ = try await store.rotateRefreshToken(hash: "t2", newHash: "t3", newExpiresAt: now + 60, now: now)
-        #expect(try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s2"))
-        #expect(try await store.isSessionActive(id: "s2") == false)
+            _ = try await store.rotateRefreshToken(hash: "t2", newHash: "t3", newExpiresAt: now + 60, now: now)
+            #expect(try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s2"))
+            #expect(try await store.isSessionActive(id: "s2") == false)
+        }
     }
 }

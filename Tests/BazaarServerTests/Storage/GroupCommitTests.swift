@@ -8,16 +8,9 @@ import TestSupport
 
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {
-    /// Runs `body` with a store on a new SQLite file.
-    func withStore(maxBatch: Int = 256, _ body: (SQLiteStore) async throws -> Void) async throws {
-        let directory = try BazaarTestHarness.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path, maxBatch: maxBatch))
-    }
-
     @Test("with a batch limit of 1 every write commits alone")
     func batchLimitOfOneCommitsEachWrite() async throws {
-        try await withStore(maxBatch: 1) { store in
+        try await StoreFixtures.withSQLiteStore(maxBatch: 1) { store in
             let fixtures = StoreFixtures(store)
             let ada = try await fixtures.user("ada")
             let bob = try await fixtures.user("bob")
@@ -35,7 +28,7 @@ struct GroupCommitTests {
 
     @Test("concurrent sends share transactions, and each is stored exactly once")
     func concurrentSendsAreStoredOnceInFewerTransactions() async throws {
-        try await withStore { store in
+        try await StoreFixtures.withSQLiteStore { store in
             let fixtures = StoreFixtures(store)
             let ada = try await fixtures.user("ada")
             let bob = try await fixtures.user("bob")
@@ -62,7 +55,7 @@ struct GroupCommitTests {
 
     @Test("a write that fails rolls back alone; the write sharing its transaction commits")
     func aFailingWriteRollsBackAlone() async throws {
-        try await withStore { store in
+        try await StoreFixtures.withSQLiteStore { store in
             struct Refused: Error {}
             let before = store.writer.statistics
             // The first write holds the writer until the next two have queued up behind it, so

@@ -79,48 +79,47 @@ struct NewestMessagesMemoTests {
 
     @Test("after concurrent sends and reads, every held page equals the database's")
     func concurrentSendsAndReadsMatchTheDatabase() async throws {
-        let directory = try BazaarTestHarness.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path)
-        let fixtures = StoreFixtures(store)
-        let ada = try await fixtures.user("ada")
-        let bo = try await fixtures.user("bo")
-        let eve = try await fixtures.user("eve")
-        let conversations = [try await fixtures.conversation(ada, bo), try await fixtures.conversation(ada, eve)]
-        let limits = [5, 25, 45]
-        for conversation in conversations {
-            _ = try await fixtures.send("first", in: conversation, from: ada)
-            for limit in limits {  // read once, so the pages are held before the sends start
-                _ = try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limit)
-            }
-        }
-
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<120 {
-                let conversation = conversations[index % 2]
-                group.addTask { _ = try await fixtures.send("message \(index)", in: conversation, from: ada) }
-                group.addTask {
-                    let slice = try #require(
-                        try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limits[index % 3]))
-                    let ids = slice.items.map(\.id)
-                    #expect(Set(ids).count == ids.count, "a message appears once")
+        try await StoreFixtures.withSQLiteStore { store in
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.user("ada")
+            let bo = try await fixtures.user("bo")
+            let eve = try await fixtures.user("eve")
+            let conversations = [try await fixtures.conversation(ada, bo), try await fixtures.conversation(ada, eve)]
+            let limits = [5, 25, 45]
+            for conversation in conversations {
+                _ = try await fixtures.send("first", in: conversation, from: ada)
+                for limit in limits {  // read once, so the pages are held before the sends start
+                    _ = try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limit)
                 }
             }
-            try await group.waitForAll()
-        }
 
-        for conversation in conversations {
-            for limit in limits {
-                let held = try #require(store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
-                // `before: Int64.max` reads the same newest page from the database itself.
-                let stored = try #require(
-                    try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: .max, limit: limit))
-                #expect(held.items == stored.items)
-                #expect(held.next == stored.next)
-                #expect(held.items.count == limit)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<120 {
+                    let conversation = conversations[index % 2]
+                    group.addTask { _ = try await fixtures.send("message \(index)", in: conversation, from: ada) }
+                    group.addTask {
+                        let slice = try #require(
+                            try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limits[index % 3]))
+                        let ids = slice.items.map(\.id)
+                        #expect(Set(ids).count == ids.count, "a message appears once")
+                    }
+                }
+                try await group.waitForAll()
             }
+
+            for conversation in conversations {
+                for limit in limits {
+                    let held = try #require(store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
+                    // `before: Int64.max` reads the same newest page from the database itself.
+                    let stored = try #require(
+                        try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: .max, limit: limit))
+                    #expect(held.items == stored.items)
+                    #expect(held.next == stored.next)
+                    #expect(held.items.count == limit)
+                }
+            }
+            let other = conversations[1]
+            #expect(try await store.messages(conversationId: other.id, viewerId: bo.id, before: nil, limit: 5) == nil)
         }
-        let other = conversations[1]
-        #expect(try await store.messages(conversationId: other.id, viewerId: bo.id, before: nil, limit: 5) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import BazaarAPI
 import BazaarServer
 import Foundation
+import TestSupport
 
 /// Small builders for storage tests: users, products, conversations and messages with ids made here.
 struct StoreFixtures {
@@ -13,6 +14,14 @@ struct StoreFixtures {
     }
 
     static func id() -> String { UUID().uuidString.lowercased() }
+
+    /// Runs `body` with a store on a new SQLite file, removed afterwards; at most `maxBatch`
+    /// concurrent writes share a transaction.
+    static func withSQLiteStore(maxBatch: Int = 256, _ body: (SQLiteStore) async throws -> Void) async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path, maxBatch: maxBatch))
+    }
 
     func user(_ username: String) async throws -> User {
         try await store.createUser(
