@@ -4,7 +4,8 @@
 # split at the kit's transport and measured again with no network under the kit, then raw and the
 # stack with 32 requests in flight (the concurrent benchmark's shape), then a
 # `perf record` profile of the kit's path naming where its extra time goes. The stack/raw ratio
-# itself comes from alternating rounds in one process (`--against raw`), reported as the median.
+# itself comes from alternating rounds in one process (`--against raw`), reported as the median,
+# and is then split link by link (transport, pipeline, APIClient, session) the same way.
 #
 #   Benchmarks/profile-client.sh [REQUESTS]      # default 3000
 set -euo pipefail
@@ -28,6 +29,12 @@ done
 # The stack against raw in alternating rounds in one process, so the machine's drift falls on both:
 # the median throughput ratio, sequential and 32 concurrent (the benchmark's two Page GET figures).
 "$BIN" --path stack --against raw --requests "$N" --rounds 7
+# The same gap split link by link, each path against the one it adds to: the transport over raw
+# AsyncHTTPClient, the performer's pipeline, the APIClient (builder, typed decode), the session.
+for pair in "transport raw" "performer transport" "client performer" "stack client"; do
+    set -- $pair
+    "$BIN" --path "$1" --against "$2" --requests "$N" --rounds 7 | tail -1
+done
 "$BIN" --path stack --against raw --requests $((N * 2)) --concurrency 32 --warmup 320 --rounds 7
 
 if command -v perf >/dev/null && perf record -o /dev/null -q true 2>/dev/null; then

@@ -21,13 +21,16 @@ struct ClientProfile: AsyncParsableCommand {
 
     /// Which client sends the requests.
     enum Path: String, ExpressibleByArgument, CaseIterable {
-        case raw, transport, stack, layers, decode, hit
+        case raw, transport, performer, client, stack, layers, decode, hit
     }
 
     @Option(
         help: """
             raw (AsyncHTTPClient + JSONDecoder); transport (the kit's AsyncHTTPClientTransport + \
-            JSONDecoder); stack (authenticated controller → performer → decode); layers (the stack over \
+            JSONDecoder); performer (the performer's pipeline over that transport, sending a request \
+            built once, + JSONDecoder); client (APIClient: builder, performer, typed decode, with the \
+            access token as a fixed header, no session); stack (authenticated controller → \
+            performer → decode); layers (the stack over \
             a transport that answers a recorded page at once: the kit's own cost, no network); decode \
             (JSONDecoder on that recorded page alone); hit (one product served fresh from the kit's \
             HTTP cache).
@@ -78,6 +81,9 @@ struct ClientProfile: AsyncParsableCommand {
             client: .bazaar(
                 baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
             session: fixture.session.network.session, cachePartition: "profile")
+        let performer = NetworkRequestPerformer(cache: nil)
+        let client = APIClient.bazaar(baseURL: server.baseURL, performer: performer)
+        let tokenPage = PageWithToken(authorization: fixture.authorization)
         func send(_ path: Path) async throws {
             switch path {
             case .raw: _ = try await fixture.rawPage(decoder: decoder)
@@ -88,6 +94,10 @@ struct ClientProfile: AsyncParsableCommand {
             case .layers: _ = try await layers.request(StackFixture.page)
             case .decode: _ = try decoder.decode(Page<Product>.self, from: recorded.body)
             case .hit: _ = try await cached.request(product)
+            case .performer:
+                let response = try await performer.perform(transportRequest, options: .init(cachePolicy: .disabled))
+                _ = try decoder.decode(Page<Product>.self, from: response.body)
+            case .client: _ = try await client.send(tokenPage)
             }
         }
         /// `count` requests on `path`, `concurrency` at a time.
@@ -202,4 +212,16 @@ struct RecordedTransport: HTTPTransport {
     func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError) -> TransportResponse {
         response
     }
+}
+
+/// The benchmark's page GET with the access token as a fixed header: the kit without the session.
+struct PageWithToken: APIRequest {
+    typealias Resource = Page<Product>
+    /// `Authorization`'s value.
+    let authorization: String
+
+    var path: String { APIRoutes.products.template }
+    var parameters: RequestParameters { StackFixture.page.spec.parameters }
+    var headers: [String: String] { ["Authorization": authorization] }
+    var cachePolicy: CachePolicy { .disabled }
 }
