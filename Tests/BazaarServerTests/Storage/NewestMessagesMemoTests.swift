@@ -67,14 +67,30 @@ struct NewestMessagesMemoTests {
         #expect(memo.slice(conversationId: "c1", limit: 20, viewerId: "ada") == nil)
     }
 
-    @Test("when full, it starts again rather than growing")
-    func fullStartsAgain() {
-        let memo = NewestMessagesMemo(capacity: 4)
+    @Test("past its byte limit, it starts again rather than growing")
+    func fullStartsAgain() throws {
+        let weight = NewestMessagesMemo.weight(of: Self.message("m1"))
+        let memo = NewestMessagesMemo(byteLimit: 4 * weight)
         for limit in 1...4 { Self.remember(["m1"], at: [1], limit: limit, in: memo) }
+        #expect(memo.slice(conversationId: "c1", limit: 1, viewerId: "ada") != nil)
+        Self.remember(["m1"], at: [1], limit: 4, in: memo)  // replacing a page weighs nothing more
         #expect(memo.slice(conversationId: "c1", limit: 1, viewerId: "ada") != nil)
         Self.remember(["m1"], at: [1], limit: 5, in: memo)
         #expect(memo.slice(conversationId: "c1", limit: 1, viewerId: "ada") == nil)
         #expect(memo.slice(conversationId: "c1", limit: 5, viewerId: "ada") != nil)
+
+        memo.add(Self.message("m2"), at: 2)  // the one page held grows to two messages: still within
+        #expect(try #require(memo.slice(conversationId: "c1", limit: 5, viewerId: "ada")).items.count == 2)
+        for position in 3...4 { memo.add(Self.message("m\(position)"), at: Int64(position)) }
+        memo.add(Self.message("m5"), at: 5)  // five messages weigh more than the limit
+        #expect(memo.slice(conversationId: "c1", limit: 5, viewerId: "ada") == nil)
+    }
+
+    @Test("a page heavier than the whole limit is not held")
+    func aPageHeavierThanTheLimitIsNotHeld() {
+        let memo = NewestMessagesMemo(byteLimit: NewestMessagesMemo.weight(of: Self.message("m1")))
+        Self.remember(["m2", "m1"], at: [2, 1], limit: 2, in: memo)
+        #expect(memo.slice(conversationId: "c1", limit: 2, viewerId: "ada") == nil)
     }
 
     @Test("after concurrent sends and reads, every held page equals the database's")

@@ -13,11 +13,12 @@ import Synchronization
 /// else is asked of the database, as before. (PostgreSQL replicas send into each other's
 /// conversations, so the PostgreSQL store reads every page.)
 final class NewestMessagesMemo: Sendable {
-    /// The most pages a store's memo holds; when full, the memo starts again empty.
-    static let defaultCapacity = 4096
+    /// How many bytes of messages a store's memo holds at most (counted per page, as if no two
+    /// pages shared a message); when a page would pass it, the memo starts again empty.
+    static let defaultByteLimit = 32 << 20
 
-    /// The most pages this memo holds.
-    let capacity: Int
+    /// How many bytes of messages this memo holds at most.
+    let byteLimit: Int
 
     /// One conversation's newest `limit` messages, newest first.
     struct Page: Sendable, Equatable {
@@ -29,6 +30,8 @@ final class NewestMessagesMemo: Sendable {
         var positions: [Int64]
         /// Whether older messages follow the last one.
         var hasOlder: Bool
+        /// What ``messages`` weigh, by ``NewestMessagesMemo/weight(of:)``.
+        var bytes: Int
 
         /// The page as the store answers it: the messages, and the last one's position when older ones follow.
         var slice: Slice<Message> {
@@ -39,15 +42,21 @@ final class NewestMessagesMemo: Sendable {
     private struct State {
         /// Conversation id → page size → page.
         var pages: [String: [Int: Page]] = [:]
-        var count = 0
+        /// The sum of every page's ``Page/bytes``.
+        var bytes = 0
         var generation: UInt64 = 0
     }
 
     private let state = Mutex(State())
 
-    /// Makes an empty memo holding at most `capacity` pages.
-    init(capacity: Int = defaultCapacity) {
-        self.capacity = capacity
+    /// Makes an empty memo holding at most `byteLimit` bytes of messages.
+    init(byteLimit: Int = defaultByteLimit) {
+        self.byteLimit = byteLimit
+    }
+
+    /// What one message weighs in the memo: its text and ids, and room for the rest.
+    static func weight(of message: Message) -> Int {
+        message.body.utf8.count + message.id.utf8.count + message.conversationId.utf8.count + message.senderId.utf8.count + 64
     }
 
     /// Moves with every send; read it before asking the database.
@@ -67,14 +76,21 @@ final class NewestMessagesMemo: Sendable {
     /// was read; `slice` holds at most `limit` messages and `members` are the conversation's two.
     func remember(_ slice: Slice<Message>, positions: [Int64], conversationId: String, limit: Int, members: [String], readAt generation: UInt64) {
         precondition(slice.items.count == positions.count, "one position per message")
-        let page = Page(members: members, messages: slice.items, positions: positions, hasOlder: slice.next != nil)
+        let page = Page(
+            members: members, messages: slice.items, positions: positions, hasOlder: slice.next != nil,
+            bytes: slice.items.reduce(0) { $0 + Self.weight(of: $1) })
+        guard page.bytes <= byteLimit else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.count >= capacity, state.pages[conversationId]?[limit] == nil {
+            let replaced = state.pages[conversationId]?[limit]?.bytes ?? 0
+            if state.bytes - replaced + page.bytes > byteLimit {
                 state.pages.removeAll(keepingCapacity: true)
-                state.count = 0
+                state.bytes = 0
+            } else {
+                state.bytes -= replaced
             }
-            if state.pages[conversationId, default: [:]].updateValue(page, forKey: limit) == nil { state.count += 1 }
+            state.pages[conversationId, default: [:]][limit] = page
+            state.bytes += page.bytes
         }
     }
 
@@ -85,9 +101,16 @@ final class NewestMessagesMemo: Sendable {
             state.generation &+= 1
             guard var pages = state.pages.removeValue(forKey: message.conversationId) else { return }
             for (limit, page) in pages {
-                pages[limit] = Self.adding(message, at: position, to: page, limit: limit)
+                let changed = Self.adding(message, at: position, to: page, limit: limit)
+                state.bytes += changed.bytes - page.bytes
+                pages[limit] = changed
             }
             state.pages[message.conversationId] = pages
+            // A page grows by at most one message per send; past the limit, start again.
+            if state.bytes > byteLimit {
+                state.pages.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
         }
     }
 
@@ -104,8 +127,9 @@ final class NewestMessagesMemo: Sendable {
         }
         page.messages.insert(message, at: index)
         page.positions.insert(position, at: index)
+        page.bytes += weight(of: message)
         if page.messages.count > limit {
-            page.messages.removeLast()
+            page.bytes -= weight(of: page.messages.removeLast())
             page.positions.removeLast()
             page.hasOlder = true
         }
