@@ -28,7 +28,12 @@ struct CLIUser {
     func json<T: Decodable>(_ type: T.Type, _ arguments: [String], input: String? = nil) async throws -> (T, BazaarCLI.Outcome) {
         let outcome = try await run(arguments + ["--json"], input: input)
         guard outcome.exitCode == 0 else { throw CLIFailure(outcome: outcome) }
-        return (try BazaarJSON.makeDecoder().decode(T.self, from: Data(outcome.stdout.utf8)), outcome)
+        do {
+            return (try BazaarJSON.makeDecoder().decode(T.self, from: Data(outcome.stdout.utf8)), outcome)
+        } catch {
+            // What was printed instead of the JSON, so a failure says what the command did.
+            throw CLIFailure(outcome: outcome, reason: "\(error)")
+        }
     }
 
     func removeFolder() {
@@ -39,7 +44,12 @@ struct CLIUser {
 /// A run that was expected to succeed and did not.
 struct CLIFailure: Error, CustomStringConvertible {
     let outcome: BazaarCLI.Outcome
-    var description: String { "exit \(outcome.exitCode): \(outcome.stderr) \(outcome.stdout)" }
+    /// Why the run counts as failed, when its exit status alone does not say.
+    var reason: String?
+
+    var description: String {
+        "exit \(outcome.exitCode)\(reason.map { " (\($0))" } ?? ""): stderr \(outcome.stderr.debugDescription), stdout \(outcome.stdout.debugDescription)"
+    }
 }
 
 extension BazaarCLI.Outcome {
