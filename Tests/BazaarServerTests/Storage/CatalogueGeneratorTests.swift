@@ -85,6 +85,18 @@ struct CatalogueGeneratorTests {
         #expect(firstPages.count == 2 && firstPages[0] == firstPages[1])
     }
 
+    @Test("a file a bazaar-server is serving is refused, and nothing is written to it")
+    func aServedFileIsRefused() async throws {
+        try await StorageKind.sqlite.withConfiguration { configuration in
+            let serving = try SQLiteFileLock(databasePath: configuration.sqlitePath)  // as bazaar-server holds it
+            let outcome = try await Self.generate(configuration)
+            #expect(outcome.exitCode != 0)
+            #expect(outcome.stderr.contains("is in use by another bazaar-server"), "\(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: configuration.sqlitePath), "no database was created")
+            withExtendedLifetime(serving) {}
+        }
+    }
+
     @Test("bad arguments exit 64 with one line")
     func badArguments() async throws {
         let generator = BazaarCLI(executable: "bazaar-datagen")

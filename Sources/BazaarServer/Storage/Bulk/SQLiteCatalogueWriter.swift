@@ -4,11 +4,17 @@ import GRDB
 
 /// ``CatalogueBulkWriter`` on a SQLite file: one transaction per batch, statements prepared once,
 /// the full-text index kept by the table's own triggers.
+///
+/// It holds the file's ``SQLiteFileLock`` while it lives: a `bazaar-server` serving the file
+/// remembers sessions and each conversation's newest messages as only it writes them, so
+/// generating into a served file is refused, and a server cannot start on a file being filled.
 struct SQLiteCatalogueWriter: CatalogueBulkWriter {
+    let lock: SQLiteFileLock
     let store: SQLiteStore
     let path: String
 
     init(path: String) throws {
+        lock = try SQLiteFileLock(databasePath: path)
         store = try SQLiteStore(path: path)
         self.path = path
     }
