@@ -77,23 +77,17 @@ extension SQLiteStore {
 
     /// Messages newest first; `nil` when the conversation is missing or not the viewer's.
     public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>? {
-        guard position == nil else {
-            return try await pool.read { db in
-                guard try Self.memberRow(db, conversationId: conversationId, userId: viewerId) != nil else { return nil }
-                return try Self.newestFirst(
-                    db, table: "messages", where: "conversation_id", equals: conversationId, before: position, limit: limit,
-                    map: Self.message)
-            }
+        // The newest page is held in memory once read, and kept current by every send.
+        if position == nil, let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId) {
+            return held
         }
-        // The newest page: held in memory once read, and kept current by every send.
-        if let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId) { return held }
         let generation = newestMessages.generation
         let read: (slice: Slice<Message>, positions: [Int64], members: [String])? = try await pool.read { db in
             guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
             var positions: [Int64] = []
             positions.reserveCapacity(limit)
             let slice = try Self.newestFirst(
-                db, table: "messages", where: "conversation_id", equals: conversationId, before: nil, limit: limit
+                db, table: "messages", where: "conversation_id", equals: conversationId, before: position, limit: limit
             ) { row in
                 positions.append(try row.decode(Int64.self, forColumn: "seq"))
                 return try Self.message(row)
@@ -101,9 +95,11 @@ extension SQLiteStore {
             return (slice, positions, [viewerId, member.otherUserId])
         }
         guard let read else { return nil }
-        newestMessages.remember(
-            read.slice, positions: read.positions, conversationId: conversationId, limit: limit, members: read.members,
-            readAt: generation)
+        if position == nil {
+            newestMessages.remember(
+                read.slice, positions: read.positions, conversationId: conversationId, limit: limit, members: read.members,
+                readAt: generation)
+        }
         return read.slice
     }
 
