@@ -29,6 +29,10 @@ done
 # The stack against raw in alternating rounds in one process, so the machine's drift falls on both:
 # the median throughput ratio, sequential and 32 concurrent (the benchmark's two Page GET figures).
 "$BIN" --path stack --against raw --requests "$N" --rounds 7
+# The same against AsyncHTTPClient's API whose deadline covers the body, as the kit's timeout does
+# (the async `execute` above stops its deadline at the head), and the two yardsticks against each other.
+"$BIN" --path stack --against raw-bounded --requests "$N" --rounds 7 | tail -1
+"$BIN" --path raw-bounded --against raw --requests "$N" --rounds 7 | tail -1
 # The same gap split link by link, each path against the one it adds to: the transport over raw
 # AsyncHTTPClient, the performer's pipeline, the APIClient (builder, typed decode), the session.
 for pair in "transport raw" "performer transport" "client performer" "stack client"; do

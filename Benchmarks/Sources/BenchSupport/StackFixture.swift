@@ -136,4 +136,21 @@ public final class StackFixture: Sendable {
         }
         return try decoder.decode(Page<Product>.self, from: Data(buffer: body, byteTransferStrategy: .noCopy))
     }
+
+    /// The raw yardstick with the kit's time limit: AsyncHTTPClient's own delegate API
+    /// (`execute(request:deadline:)`, which gathers the body with its `ResponseAccumulator`), whose
+    /// deadline covers the whole answer, body included, as the kit's per-attempt timeout does. The
+    /// async `execute` above stops its deadline when the head arrives, so a stalled body is bounded
+    /// by nothing there.
+    public func rawBoundedPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<Product> {
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: authorization)
+        headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        let request = try HTTPClient.Request(url: pageURL, method: .GET, headers: headers)
+        let response = try await client.execute(request: request, deadline: .now() + .seconds(30)).get()
+        guard response.status == .ok, let body = response.body else {
+            throw SeedClient.Failure(description: "raw GET answered \(response.status.code)")
+        }
+        return try decoder.decode(Page<Product>.self, from: Data(buffer: body, byteTransferStrategy: .noCopy))
+    }
 }

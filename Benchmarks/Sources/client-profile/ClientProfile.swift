@@ -21,12 +21,14 @@ struct ClientProfile: AsyncParsableCommand {
 
     /// Which client sends the requests.
     enum Path: String, ExpressibleByArgument, CaseIterable {
-        case raw, transport, performer, client, stack, layers, decode, hit
+        case raw, rawBounded = "raw-bounded", transport, performer, client, stack, layers, decode, hit
     }
 
     @Option(
         help: """
-            raw (AsyncHTTPClient + JSONDecoder); transport (the kit's AsyncHTTPClientTransport + \
+            raw (AsyncHTTPClient's async execute, whose deadline ends at the head, + JSONDecoder); \
+            raw-bounded (AsyncHTTPClient's execute(request:deadline:), whose deadline covers the \
+            body as the kit's timeout does, + JSONDecoder); transport (the kit's AsyncHTTPClientTransport + \
             JSONDecoder); performer (the performer's pipeline over that transport, sending a request \
             built once, + JSONDecoder); client (APIClient: builder, performer, typed decode, with the \
             access token as a fixed header, no session); stack (authenticated controller → \
@@ -87,6 +89,7 @@ struct ClientProfile: AsyncParsableCommand {
         func send(_ path: Path) async throws {
             switch path {
             case .raw: _ = try await fixture.rawPage(decoder: decoder)
+            case .rawBounded: _ = try await fixture.rawBoundedPage(decoder: decoder)
             case .transport:
                 let response = try await transport.send(transportRequest, options: TransferOptions())
                 _ = try decoder.decode(Page<Product>.self, from: response.body)
