@@ -105,6 +105,8 @@ let package = Package(
                 "Dependencies", "Networking", "Session", "BazaarAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -4,6 +4,8 @@ import Foundation
 import HTTPTypes
 import Logging
 import Networking
+import NIOCore
+import NIOPosix
 import Session
 import WSClient
 
@@ -14,10 +16,15 @@ import WSClient
 /// When a handshake fails, the next attempt is preceded by one authenticated request: if the server
 /// had refused the token, that request's 401 refreshes it (through the one refresh coordinator), so
 /// the socket never keeps knocking with a token the server no longer takes.
+///
+/// A socket that is not open (the server's `ready` received) within the handshake timeout is given
+/// up and counts as a failed attempt: a server or network that accepts the connection and never
+/// answers it cannot hold the live events back for good.
 public actor LiveEventsConnection: LiveEventSource {
     private let url: String
     private let network: AuthenticatedNetworkController
     private let backoff: RetryPolicy
+    private let handshakeTimeout: Duration
     private let logger: Logger
     private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
     private var worker: Task<Void, Never>?
@@ -25,15 +32,20 @@ public actor LiveEventsConnection: LiveEventSource {
     private var isOpen = false
 
     /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is.
+    ///
+    /// `handshakeTimeout` bounds each attempt from connecting to the server's `ready`; an open socket
+    /// then lives as long as the server keeps it.
     public init(
         baseURL: URL, network: AuthenticatedNetworkController,
         backoff: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(250), maxDelay: .seconds(15)),
+        handshakeTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "bazaar.live")
     ) {
         url = baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws", options: .anchored)
             + APIRoutes.events.template
         self.network = network
         self.backoff = backoff
+        self.handshakeTimeout = handshakeTimeout
         self.logger = logger
     }
 
@@ -94,7 +106,8 @@ public actor LiveEventsConnection: LiveEventSource {
         }
     }
 
-    /// One connection, until it closes; returns whether it opened at all.
+    /// One connection, until it closes or fails to open within the handshake timeout; returns
+    /// whether it opened at all.
     private func connectOnce() async -> Bool {
         let token: String
         do throws(NetworkError) {
@@ -105,8 +118,32 @@ public actor LiveEventsConnection: LiveEventSource {
         var configuration = WebSocketClientConfiguration()
         configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         opened = false
+        let limit = handshakeTimeout
+        let socket = configuration
+        // The attempt's own event loop: WSClient cannot be cancelled before the upgrade answer
+        // arrives, but closing the loop closes the connection, which ends the attempt.
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        await withTaskGroup(of: Bool.self) { group in
+            // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
+            group.addTask { await self.runSocket(socket, on: loop); return true }
+            group.addTask { try? await Task.sleep(for: limit); return false }
+            while let socketEnded = await group.next(), !socketEnded {
+                if !opened {
+                    logger.debug("live events socket not ready in time; trying again", metadata: ["timeout": "\(limit)"])
+                    try? await loop.shutdownGracefully()
+                }
+            }
+            group.cancelAll()
+        }
+        try? await loop.shutdownGracefully()
+        return opened
+    }
+
+    /// Runs one socket on `loop` until it closes (or this task is cancelled once it is open),
+    /// publishing what it receives.
+    private func runSocket(_ configuration: WebSocketClientConfiguration, on loop: MultiThreadedEventLoopGroup) async {
         do {
-            _ = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+            _ = try await WebSocketClient.connect(url: url, configuration: configuration, eventLoopGroup: loop, logger: logger) {
                 inbound, _, _ in
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     guard case .text(let text) = message,
@@ -122,6 +159,5 @@ public actor LiveEventsConnection: LiveEventSource {
         } catch {
             logger.debug("live events socket closed", metadata: ["error": "\(type(of: error))"])
         }
-        return opened
     }
 }

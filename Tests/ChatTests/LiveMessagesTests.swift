@@ -85,6 +85,42 @@ struct LiveMessagesTests {
         }
     }
 
+    @Test("a handshake nobody answers is given up after the handshake timeout, and the socket tries again")
+    func silentHandshakeIsRetried() async throws {
+        let silent = try SilentListener()
+        let tokens = AuthTokens(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(3600))
+        let session = TokenRefreshCoordinator(tokens: tokens, refresher: NoRefresher(), store: InMemoryTokenStore())
+        // The probe after a failed handshake meets the same silence: its own timeout bounds it.
+        let performer = NetworkRequestPerformer(cache: nil, retryPolicy: .never, timeout: .milliseconds(200))
+        let network = AuthenticatedNetworkController(
+            client: .bazaar(baseURL: silent.url, performer: performer), session: session, cachePartition: "silent")
+        let connection = LiveEventsConnection(
+            baseURL: silent.url, network: network, backoff: RetryPolicy(baseDelay: .milliseconds(50), maxDelay: .milliseconds(100), jitter: false),
+            handshakeTimeout: .milliseconds(300))
+        let events = await connection.subscribe()
+        // Without the timeout the first attempt waits for an answer that never comes, and nothing
+        // is ever published.
+        let attempts = await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                var disconnects = 0
+                for await event in events where event == .disconnected {
+                    disconnects += 1
+                    if disconnects == 3 { break }
+                }
+                return disconnects
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(15))
+                return 0
+            }
+            let first = await group.next() ?? 0
+            group.cancelAll()
+            return first
+        }
+        await connection.stop()
+        #expect(attempts == 3, "three attempts given up in turn")
+    }
+
     @Test("after the server restarts, the socket reconnects and catches up on what it missed")
     func reconnectsAndCatchesUp() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
@@ -124,5 +160,12 @@ struct LiveMessagesTests {
         #expect(caughtUp != nil)
         await connection.stop()
         await server.stop()
+    }
+}
+
+/// Refuses every refresh: the silent-server test's tokens never need one.
+private struct NoRefresher: TokenRefresher {
+    func refresh(using refreshToken: String) async throws(NetworkError) -> AuthTokens {
+        throw .sessionExpired
     }
 }
