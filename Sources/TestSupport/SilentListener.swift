@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,10 +13,10 @@ public final class SilentListener: Sendable {
     public let port: Int
     private let descriptor: Int32
 
-    /// Listens on `127.0.0.1` at a free port.
+    /// Listens on `127.0.0.1` at a free port; throws ``RawHTTP/SocketError`` when the system refuses.
     public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(call: "socket") }
+        guard fd >= 0 else { throw RawHTTP.SocketError(call: "socket") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -24,8 +25,9 @@ public final class SilentListener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
+            let error = RawHTTP.SocketError(call: "bind/listen")
             close(fd)
-            throw Failure(call: "bind/listen")
+            throw error
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -33,8 +35,9 @@ public final class SilentListener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         guard named == 0 else {
+            let error = RawHTTP.SocketError(call: "getsockname")
             close(fd)
-            throw Failure(call: "getsockname")
+            throw error
         }
         descriptor = fd
         port = Int(UInt16(bigEndian: actual.sin_port))
@@ -47,21 +50,5 @@ public final class SilentListener: Sendable {
 
     deinit {
         close(descriptor)
-    }
-
-    /// A socket call failed.
-    public struct Failure: Error, CustomStringConvertible {
-        /// Which call.
-        public let call: String
-        /// The C error it set.
-        public let code: Int32
-
-        init(call: String) {
-            self.call = call
-            code = errno
-        }
-
-        /// The call and the C error.
-        public var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
     }
 }
