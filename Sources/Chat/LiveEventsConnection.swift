@@ -127,15 +127,21 @@ public actor LiveEventsConnection: LiveEventSource {
             // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
             group.addTask { await self.runSocket(socket, on: loop); return true }
             group.addTask { try? await Task.sleep(for: limit); return false }
+            // Past the timeout only an open socket is waited for.
             while let socketEnded = await group.next(), !socketEnded {
-                if !opened {
+                guard opened else {
                     logger.debug("live events socket not ready in time; trying again", metadata: ["timeout": "\(limit)"])
-                    try? await loop.shutdownGracefully()
+                    break
                 }
             }
             group.cancelAll()
+            // Inside the group: a socket still waiting for its upgrade answer ends only when its loop closes.
+            do {
+                try await loop.shutdownGracefully()
+            } catch {
+                logger.debug("live events loop did not shut down", metadata: ["error": "\(error)"])
+            }
         }
-        try? await loop.shutdownGracefully()
         return opened
     }
 
