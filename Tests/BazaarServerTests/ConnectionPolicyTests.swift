@@ -177,7 +177,7 @@ struct ConnectionPolicyTests {
                 // not within any fixed pause, so ask again (for up to 10 s) until it has.
                 var afterRelease = ""
                 for _ in 0..<100 {
-                    let again = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                    let again = try RawHTTP.Connection(port: port, timeoutSeconds: 10, sourceAddress: "127.0.0.2")
                     try? again.send(healthRequest)
                     afterRelease = again.receive(until: hasWholeHealthAnswer).text
                     if !afterRelease.hasPrefix("HTTP/1.1 429") { break }

@@ -67,7 +67,7 @@ struct EventRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let port = try #require(client.baseURL.port)
-            func handshake(_ target: String, authorization: String? = nil, wait: Int = 3) async throws -> RawHTTP.Exchange {
+            func handshake(_ target: String, authorization: String? = nil, wait: Int = 10) async throws -> RawHTTP.Exchange {
                 var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                 request += "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                 if let authorization { request += "Authorization: \(authorization)\r\n" }

@@ -17,11 +17,13 @@ struct KitFixture: Sendable {
         }
     }
 
-    /// A client on this fixture with quick retries, over the given transport and cache.
+    /// A client on this fixture with quick retries, over the given transport and cache. Its
+    /// timeout is the kit's default (30 s), so a loaded machine does not fail a test that is not
+    /// about time; tests of the timeout pass their own.
     func client(
         transport: any HTTPTransport = AsyncHTTPClientTransport(), cache: HTTPCache? = nil,
         retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
-        interceptors: [any RequestInterceptor] = [], timeout: Duration = .seconds(10)
+        interceptors: [any RequestInterceptor] = [], timeout: Duration = .seconds(30)
     ) -> APIClient {
         APIClient(
             baseURL: baseURL,
