@@ -104,9 +104,10 @@ let package = Package(
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],

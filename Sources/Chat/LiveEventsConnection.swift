@@ -1,13 +1,9 @@
 import BazaarAPI
 import Dependencies
 import Foundation
-import HTTPTypes
 import Logging
 import Networking
-import NIOCore
-import NIOPosix
 import Session
-import WSClient
 
 /// The signed-in user's live events over the `/v1/events` WebSocket: one socket shared by every
 /// screen, authenticated with the session's current access token, reconnecting with exponential
@@ -28,6 +24,7 @@ public actor LiveEventsConnection: LiveEventSource {
     private let logger: Logger
     private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
     private var worker: Task<Void, Never>?
+    /// Whether the current attempt's socket opened (its `ready` came).
     private var opened = false
     private var isOpen = false
 
@@ -71,10 +68,15 @@ public actor LiveEventsConnection: LiveEventSource {
         subscribers = [:]
     }
 
-    private func didOpen() {
-        opened = true
-        isOpen = true
-        publish(.connected)
+    /// An event from the socket: `ready` opens it; the rest go to subscribers.
+    private func received(_ event: LiveEvent) {
+        if case .ready = event {
+            opened = true
+            isOpen = true
+            publish(.connected)
+        } else {
+            publish(.event(event))
+        }
     }
 
     private func didClose() {
@@ -115,17 +117,13 @@ public actor LiveEventsConnection: LiveEventSource {
         } catch {
             return false
         }
-        var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders[.authorization] = "Bearer \(token)"
         opened = false
         let limit = handshakeTimeout
-        let socket = configuration
-        // The attempt's own event loop: WSClient cannot be cancelled before the upgrade answer
-        // arrives, but closing the loop closes the connection, which ends the attempt.
-        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let socket = LiveEventsSocket(url: url, authorization: "Bearer \(token)")
+        let handle = SocketHandle()
         await withTaskGroup(of: Bool.self) { group in
             // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
-            group.addTask { await self.runSocket(socket, on: loop); return true }
+            group.addTask { await self.run(socket, handle: handle); return true }
             group.addTask { try? await Task.sleep(for: limit); return false }
             // Past the timeout only an open socket is waited for.
             while let socketEnded = await group.next(), !socketEnded {
@@ -134,36 +132,24 @@ public actor LiveEventsConnection: LiveEventSource {
                     break
                 }
             }
+            // Closing the channel ends the socket wherever it is (connecting is bounded by the
+            // same timeout), so the group's wait for it is short, and nothing it received is
+            // published after this attempt.
+            handle.cut()
             group.cancelAll()
-            // Inside the group: a socket still waiting for its upgrade answer ends only when its loop closes.
-            do {
-                try await loop.shutdownGracefully()
-            } catch {
-                logger.debug("live events loop did not shut down", metadata: ["error": "\(error)"])
-            }
         }
         return opened
     }
 
-    /// Runs one socket on `loop` until it closes (or this task is cancelled once it is open),
-    /// publishing what it receives.
-    private func runSocket(_ configuration: WebSocketClientConfiguration, on loop: MultiThreadedEventLoopGroup) async {
+    /// Runs one socket until it closes, publishing what it receives.
+    private func run(_ socket: LiveEventsSocket, handle: SocketHandle) async {
         do {
-            _ = try await WebSocketClient.connect(url: url, configuration: configuration, eventLoopGroup: loop, logger: logger) {
-                inbound, _, _ in
-                for try await message in inbound.messages(maxSize: 1 << 20) {
-                    guard case .text(let text) = message,
-                        let event = try? BazaarJSON.makeDecoder().decode(LiveEvent.self, from: Data(text.utf8))
-                    else { continue }
-                    if case .ready = event {
-                        await self.didOpen()
-                    } else {
-                        await self.publish(.event(event))
-                    }
-                }
+            try await socket.run(connectTimeout: handshakeTimeout, handle: handle) { text in
+                guard let event = try? BazaarJSON.makeDecoder().decode(LiveEvent.self, from: Data(text.utf8)) else { return }
+                await self.received(event)
             }
         } catch {
-            logger.debug("live events socket closed", metadata: ["error": "\(type(of: error))"])
+            logger.debug("live events socket closed", metadata: ["error": "\(error)"])
         }
     }
 }

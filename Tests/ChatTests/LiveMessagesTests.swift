@@ -87,38 +87,51 @@ struct LiveMessagesTests {
 
     @Test("a handshake nobody answers is given up after the handshake timeout, and the socket tries again")
     func silentHandshakeIsRetried() async throws {
+        // Without the timeout the first attempt waits for an answer that never comes, and nothing
+        // is ever published.
+        let attempts = try await attemptsGivenUp(handshakeTimeout: .milliseconds(300), probeTimeout: .milliseconds(200), wanted: 3, within: .seconds(15))
+        #expect(attempts == 3, "three attempts given up in turn")
+    }
+
+    @Test("a handshake cut at any stage, even a tenth of a millisecond in, never wedges the socket", arguments: [100, 300, 1000])
+    func handshakeCutAtAnyStage(microseconds: Int) async throws {
+        // Cut while connecting, just connected, or waiting for the upgrade: each attempt must end.
+        // When the cut shut the attempt's event loop down instead of closing its channel, an
+        // attempt caught between connecting and awaiting the upgrade waited for good: each of
+        // these cases failed on that code, every run.
+        let attempts = try await attemptsGivenUp(
+            handshakeTimeout: .microseconds(microseconds), probeTimeout: .milliseconds(20), wanted: 20, within: .seconds(60))
+        #expect(attempts == 20, "twenty attempts given up in turn")
+    }
+
+    /// Points a live connection at a port that never answers and counts the attempts it gives up,
+    /// until `wanted` or until `within` has passed.
+    private func attemptsGivenUp(handshakeTimeout: Duration, probeTimeout: Duration, wanted: Int, within: Duration) async throws -> Int {
         let silent = try SilentListener()
         let tokens = AuthTokens(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(3600))
         let session = TokenRefreshCoordinator(tokens: tokens, refresher: NoRefresher(), store: InMemoryTokenStore())
         // The probe after a failed handshake meets the same silence: its own timeout bounds it.
-        let performer = NetworkRequestPerformer(cache: nil, retryPolicy: .never, timeout: .milliseconds(200))
+        let performer = NetworkRequestPerformer(cache: nil, retryPolicy: .never, timeout: probeTimeout)
         let network = AuthenticatedNetworkController(
             client: .bazaar(baseURL: silent.url, performer: performer), session: session, cachePartition: "silent")
         let connection = LiveEventsConnection(
-            baseURL: silent.url, network: network, backoff: RetryPolicy(baseDelay: .milliseconds(50), maxDelay: .milliseconds(100), jitter: false),
-            handshakeTimeout: .milliseconds(300))
+            baseURL: silent.url, network: network, backoff: RetryPolicy(baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: false),
+            handshakeTimeout: handshakeTimeout)
         let events = await connection.subscribe()
-        // Without the timeout the first attempt waits for an answer that never comes, and nothing
-        // is ever published.
-        let attempts = await withTaskGroup(of: Int.self) { group in
+        let given = Counter()
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                var disconnects = 0
                 for await event in events where event == .disconnected {
-                    disconnects += 1
-                    if disconnects == 3 { break }
+                    given.increment()
+                    if given.value == wanted { break }
                 }
-                return disconnects
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(15))
-                return 0
-            }
-            let first = await group.next() ?? 0
+            group.addTask { try? await Task.sleep(for: within) }
+            _ = await group.next()
             group.cancelAll()
-            return first
         }
         await connection.stop()
-        #expect(attempts == 3, "three attempts given up in turn")
+        return given.value
     }
 
     @Test("after the server restarts, the socket reconnects and catches up on what it missed")
