@@ -1,3 +1,4 @@
+import BazaarAPI
 import BazaarServer
 import Foundation
 import Logging
@@ -9,6 +10,14 @@ public enum BazaarTestHarness {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// The bytes of a WebSocket handshake for `/v1/events` with `token` as a bearer token, for
+    /// tests that speak to the event route over a raw socket.
+    public static func eventSocketHandshake(token: String) -> Data {
+        var handshake = "GET \(APIRoutes.events.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        handshake += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        return Data(handshake.utf8)
     }
 
     /// A configuration for tests: port 0, bcrypt cost 4, a 15 s database timeout, database in

@@ -82,6 +82,63 @@ struct EmbeddingTests {
         _ = try await idle
     }
 
+    @Test("an event socket whose client never answers the close is ended at stop, and the stop does not wait for it", .timeLimit(.minutes(1)))
+    func stopEndsAnUnansweringEventSocket() async throws {
+        // Before the fix the stop waited for good: swift-websocket sent its close frame, but the
+        // socket's writer waited on events that never came, so the close was never completed.
+        let (upgraded, took, tail) = try await stopWhileAClientHolds { port, token in
+            let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
+            try connection.send(BazaarTestHarness.eventSocketHandshake(token: token))
+            // Read up to the `ready` event, then read nothing: the server's close frame goes unanswered.
+            return (connection, connection.receive(until: { String(decoding: $0, as: UTF8.self).contains(#""ready""#) }).text)
+        }
+        #expect(upgraded.hasPrefix("HTTP/1.1 101"), "\(upgraded)")
+        #expect(took < .seconds(5), "the stop took \(took)")
+        #expect(tail.closedByServer)
+    }
+
+    @Test("a connection that sent part of a request head is closed at stop, without waiting for the header timeout")
+    func stopClosesAHalfSentHead() async throws {
+        // Before the fix the stop lasted until the header timeout (10 s) answered it 408.
+        let (_, took, tail) = try await stopWhileAClientHolds { port, _ in
+            let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
+            try connection.send(Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
+            return (connection, "")
+        }
+        #expect(took < .seconds(5), "the stop took \(took)")
+        #expect(tail.closedByServer && tail.response.isEmpty, "closed with nothing said: \(tail.text)")
+    }
+
+    /// Starts a server, lets `open` connect a raw client (given the port and a signed-in user's
+    /// token; it returns the connection and what it read), stops the server, and returns what the
+    /// client read on opening, how long the stop took, and what the client read after it.
+    private func stopWhileAClientHolds(
+        _ open: @escaping @Sendable (Int, String) throws -> (RawHTTP.Connection, String)
+    ) async throws -> (opening: String, took: Duration, tail: RawHTTP.Exchange) {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await BazaarServer.start(
+            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "stop"))
+        let token = try await BazaarTestClient(baseURL: server.baseURL).register("ada").tokens.accessToken
+        let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
+        let stopped = Counter()
+        async let client = offPool { [port = server.port] () throws -> (String, RawHTTP.Exchange) in
+            defer { openedSignal.finish() }
+            let (connection, opening) = try open(port, token)
+            openedSignal.yield()
+            while stopped.value == 0 { Thread.sleep(forTimeInterval: 0.01) }
+            return (opening, connection.receiveAll())
+        }
+        for await _ in opened { break }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        await server.stop()
+        let took = ContinuousClock.now - started
+        stopped.increment()
+        let (opening, tail) = try await client
+        return (opening, took, tail)
+    }
+
     @Test func seedingTwiceDoesNotDuplicateDemoData() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -23,9 +23,7 @@ private func closeCodeAfterSending(_ frame: [UInt8], port: Int, token: String) a
     try await offPool {
         // The server closes after the frame; the wait is only a cap, long for a loaded machine.
         let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
-        var handshake = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        handshake += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
-        try connection.send(Data(handshake.utf8))
+        try connection.send(BazaarTestHarness.eventSocketHandshake(token: token))
         try connection.send(Data(frame))
         let received = [UInt8](connection.receiveAll().response)
         guard let end = received.indices.first(where: { Array(received[$0..<min($0 + 4, received.count)]) == Array("\r\n\r\n".utf8) })

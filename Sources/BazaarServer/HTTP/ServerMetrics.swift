@@ -15,6 +15,8 @@ public final class ServerMetrics: Sendable {
     private let requestTimers = Mutex<[String: CoreMetrics.Timer]>([:])
     private let refreshCounters = Mutex<[String: CoreMetrics.Counter]>([:])
     private let refreshTallies = Mutex<[String: Int]>([:])
+    private let liveSockets: CoreMetrics.Gauge
+    private let liveSocketTally = Mutex(0)
 
     /// The metric names, for readers of `/metrics`.
     public enum Name {
@@ -24,12 +26,16 @@ public final class ServerMetrics: Sendable {
         public static let requestDuration = "bazaar_http_request_duration_seconds"
         /// Calls to `POST /v1/auth/refresh`, by `outcome` (`rotated`, `reused`, `invalid`, `malformed`).
         public static let refreshes = "bazaar_auth_refresh_total"
+        /// Event WebSockets open on this server now.
+        public static let liveSockets = "bazaar_live_sockets"
     }
 
     /// Creates metrics on a new registry.
     public init() {
         registry = PrometheusCollectorRegistry()
         factory = PrometheusMetricsFactory(registry: registry)
+        liveSockets = CoreMetrics.Gauge(label: Name.liveSockets, dimensions: [], factory: factory)
+        liveSockets.record(0)
     }
 
     /// Records one answered request.
@@ -71,6 +77,21 @@ public final class ServerMetrics: Sendable {
             if let outcome { return tallies[outcome, default: 0] }
             return tallies.values.reduce(0, +)
         }
+    }
+
+    /// An event WebSocket opened (`+1`) or closed (`-1`).
+    func recordLiveSocket(_ change: Int) {
+        let open = liveSocketTally.withLock { tally in
+            tally += change
+            return tally
+        }
+        liveSockets.record(open)
+    }
+
+    /// How many event WebSockets are open on this server now; the same number as
+    /// `bazaar_live_sockets` in `/metrics`.
+    public func liveSocketCount() -> Int {
+        liveSocketTally.withLock { $0 }
     }
 
     /// The Prometheus text exposition of every metric.

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 
 /// `GET /v1/events`: the live-event WebSocket.
 ///
@@ -63,34 +64,53 @@ struct EventRoutes: RouteGroup {
                     context.logger.notice("event socket too far behind; closed", metadata: ["user.id": "\(caller.userId)"])
                     channel.close(promise: nil)
                 }
+                deps.metrics.recordLiveSocket(1)
                 let encoder = BazaarJSON.makeEncoder()
                 do {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            let ready = try encoder.encode(LiveEvent.ready(Ready(userId: caller.userId)))
-                            try await outbound.write(.text(String(decoding: ready, as: UTF8.self)))
-                            // Each event arrives encoded once by the hub, shared by all its sockets.
-                            for await frame in subscription.events {
-                                try await outbound.write(.text(frame))
-                            }
-                        }
-                        group.addTask {
-                            // Clients send nothing we need; reading keeps the close handshake flowing.
-                            for try await _ in inbound.messages(maxSize: 64 * 1024) {}
-                        }
-                        _ = try await group.next()
-                        group.cancelAll()
+                    // At a graceful stop the subscription ends, so the socket's writer returns and
+                    // swift-websocket's close handshake (bounded by its close timeout) follows. Its
+                    // own stop handler only sends a close frame: a client that never answers it
+                    // held the server's stop for good.
+                    try await withGracefulShutdownHandler {
+                        try await Self.serve(subscription.events, to: outbound, reading: inbound, ready: caller.userId, encoder: encoder)
+                    } onGracefulShutdown: {
+                        Task { await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id) }
                     }
                 } catch {
                     // swift-websocket turns a client's protocol error (invalid UTF-8, an oversized
                     // message) into the matching close code only when the error reaches it.
                     context.logger.debug("event socket ended", metadata: ["error.type": "\(type(of: error))"])
                     await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id)
+                    deps.metrics.recordLiveSocket(-1)
                     throw error
                 }
                 await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id)
+                deps.metrics.recordLiveSocket(-1)
             }
         )
         return router
+    }
+
+    /// Writes the `ready` event for `userId`, then each frame of `events` (encoded once by the hub,
+    /// shared by all its sockets), while reading what the client sends; returns when either ends.
+    private static func serve(
+        _ events: AsyncStream<String>, to outbound: WebSocketOutboundWriter, reading inbound: WebSocketInboundStream,
+        ready userId: String, encoder: JSONEncoder
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let ready = try encoder.encode(LiveEvent.ready(Ready(userId: userId)))
+                try await outbound.write(.text(String(decoding: ready, as: UTF8.self)))
+                for await frame in events {
+                    try await outbound.write(.text(frame))
+                }
+            }
+            group.addTask {
+                // Clients send nothing we need; reading keeps the close handshake flowing.
+                for try await _ in inbound.messages(maxSize: 64 * 1024) {}
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
     }
 }

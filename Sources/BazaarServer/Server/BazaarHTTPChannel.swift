@@ -13,8 +13,9 @@ import NIOHTTP1
 /// - A request the HTTP parser rejects gets a 400 and the connection is closed (the WebSocket
 ///   channel switches NIO's own error handling off, which left such connections hanging), after
 ///   the answers to any valid requests pipelined before it.
-/// - A connection that has sent nothing yet is closed when the server stops (see
-///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection.
+/// - A connection that has not sent a whole request head yet is closed when the server stops (see
+///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection,
+///   nor on a half-sent head until the header timeout.
 ///
 /// It also adds the ``ConnectionPolicy``'s defences: the cap on connections per client address
 /// (``ConnectionCapHandler``), the header and idle timeouts (``ConnectionClock``), and, after a
@@ -35,7 +36,7 @@ struct BazaarHTTPChannel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
             let clock = ConnectionClock(policy: policy)
-            try pipeline.addHandler(QuiesceBeforeFirstRequest(), position: .first)
+            try pipeline.addHandler(QuiesceBeforeFirstRequest(clock: clock), position: .first)
             try pipeline.addHandler(ConnectionTimeoutHandler(clock: clock), position: .first)
             if let limiter { try pipeline.addHandler(ConnectionCapHandler(limiter: limiter), position: .first) }
             try pipeline.addHandler(RequestCycleObserver(clock: clock), position: .before(upgrader))
@@ -51,23 +52,25 @@ struct BazaarHTTPChannel: ServerChildChannel {
     }
 }
 
-/// Closes a connection that is asked to quiesce (the server is stopping) before its first byte.
+/// Closes a connection that is asked to quiesce (the server is stopping) before its first whole
+/// request head.
 ///
 /// hummingbird-websocket adds the handler that reacts to the stop only once the first request has
 /// decided between HTTP and WebSocket, so a connection a client opened and left idle (a pool's
-/// spare, say) never heard of the stop and held the graceful shutdown forever. Once a byte has
-/// come, the event passes on to the usual handlers.
+/// spare, say) never heard of the stop and held the graceful shutdown forever, and one that had
+/// sent part of a head held it until the header timeout. Once a head has come, the event passes
+/// on to the usual handlers.
 final class QuiesceBeforeFirstRequest: ChannelInboundHandler {
     typealias InboundIn = NIOAny
-    private var hasRead = false
+    /// Knows whether a request head has arrived on this connection.
+    private let clock: ConnectionClock
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        hasRead = true
-        context.fireChannelRead(data)
+    init(clock: ConnectionClock) {
+        self.clock = clock
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if !hasRead, event is ChannelShouldQuiesceEvent {
+        if !clock.hasReceivedRequestHead, event is ChannelShouldQuiesceEvent {
             context.close(promise: nil)
         } else {
             context.fireUserInboundEventTriggered(event)

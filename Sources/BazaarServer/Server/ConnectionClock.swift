@@ -90,8 +90,12 @@ final class ConnectionClock {
         }
     }
 
+    /// Whether a whole request head has arrived on this connection yet.
+    private(set) var hasReceivedRequestHead = false
+
     /// A whole request head was parsed: its body (if any) is read against the body deadline.
     func headArrived() {
+        hasReceivedRequestHead = true
         guard phase != .finished else { return }
         requestsOpen += 1
         phase = .readingBody
