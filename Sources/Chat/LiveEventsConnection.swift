@@ -125,8 +125,8 @@ public actor LiveEventsConnection: LiveEventSource {
             // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
             group.addTask { await self.run(socket, handle: handle); return true }
             group.addTask { try? await Task.sleep(for: limit); return false }
-            // Past the timeout only an open socket is waited for.
-            while let socketEnded = await group.next(), !socketEnded {
+            // Past the timeout only an open socket is waited for, and only until the worker is stopped.
+            while let socketEnded = await group.next(), !socketEnded, !Task.isCancelled {
                 guard opened else {
                     logger.debug("live events socket not ready in time; trying again", metadata: ["timeout": "\(limit)"])
                     break

@@ -57,4 +57,24 @@ public struct SessionFixture: Sendable {
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0) { $0 + Int($1) }
     }
+
+    /// Event WebSockets open on the server now (`bazaar_live_sockets` in `/metrics`).
+    public func serverLiveSockets() async throws -> Int {
+        let text = try await raw.get("/metrics").text
+        return text.split(separator: "\n")
+            .first { $0.hasPrefix(ServerMetrics.Name.liveSockets + " ") }
+            .flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+            .map { Int($0) } ?? -1
+    }
+
+    /// Waits up to `timeout` until the server has `count` event WebSockets open; returns the last count seen.
+    public func waitForServerLiveSockets(_ count: Int, within timeout: Duration = .seconds(10)) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        var seen = try await serverLiveSockets()
+        while seen != count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            seen = try await serverLiveSockets()
+        }
+        return seen
+    }
 }

@@ -53,6 +53,29 @@ struct LiveMessagesTests {
         }
     }
 
+    @Test("stop closes the socket on the server too")
+    func stopClosesTheServersSocket() async throws {
+        try await SessionFixture.with { fixture in
+            let user = try await fixture.starter().register(username: "mia", password: "password123", displayName: "Mia")
+            let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: user.network)
+            let events = await connection.subscribe()
+            let connected = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await events.contains(.connected) }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(10))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            #expect(connected)
+            #expect(try await fixture.waitForServerLiveSockets(1) == 1)
+            await connection.stop()
+            #expect(try await fixture.waitForServerLiveSockets(0) == 0, "the server still holds the socket")
+        }
+    }
+
     @Test("a handshake refused for a token the server no longer takes leads to a refresh, then a connection")
     func refusedTokenIsRefreshed() async throws {
         let serverClock = TestClock()
