@@ -13,18 +13,9 @@ func firstState(
     _ states: AsyncStream<ScreenState<MessagesContent>>, within timeout: Duration,
     where matches: @escaping @Sendable (ScreenState<MessagesContent>) -> Bool
 ) async -> ScreenState<MessagesContent>? {
-    await withTaskGroup(of: ScreenState<MessagesContent>?.self) { group in
-        group.addTask {
-            for await state in states where matches(state) { return state }
-            return nil
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
+    await within(timeout, else: nil) {
+        for await state in states where matches(state) { return state }
+        return nil
     }
 }
 
@@ -59,16 +50,7 @@ struct LiveMessagesTests {
             let user = try await fixture.starter().register(username: "mia", password: "password123", displayName: "Mia")
             let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: user.network)
             let events = await connection.subscribe()
-            let connected = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await events.contains(.connected) }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+            let connected = await within(.seconds(10), else: false) { await events.contains(.connected) }
             #expect(connected)
             #expect(try await fixture.waitForServerLiveSockets(1) == 1)
             await connection.stop()
@@ -89,19 +71,7 @@ struct LiveMessagesTests {
                 backoff: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .milliseconds(500)))
             // Nothing else has talked to the server since its clock moved: the socket goes first.
             let events = await connection.subscribe()
-            let connected = await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    for await event in events where event == .connected { return true }
-                    return false
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(15))
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+            let connected = await within(.seconds(15), else: false) { await events.contains(.connected) }
             #expect(connected, "the refused handshake led to a refresh and then a connection")
             #expect(try await fixture.serverRefreshCount() == 1)
             await connection.stop()
@@ -128,8 +98,8 @@ struct LiveMessagesTests {
     }
 
     /// Points a live connection at a port that never answers and counts the attempts it gives up,
-    /// until `wanted` or until `within` has passed.
-    private func attemptsGivenUp(handshakeTimeout: Duration, probeTimeout: Duration, wanted: Int, within: Duration) async throws -> Int {
+    /// until `wanted` or until `limit` has passed.
+    private func attemptsGivenUp(handshakeTimeout: Duration, probeTimeout: Duration, wanted: Int, within limit: Duration) async throws -> Int {
         let silent = try SilentListener()
         let tokens = AuthTokens(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(3600))
         let session = TokenRefreshCoordinator(tokens: tokens, refresher: NoRefresher(), store: InMemoryTokenStore())
@@ -142,16 +112,11 @@ struct LiveMessagesTests {
             handshakeTimeout: handshakeTimeout)
         let events = await connection.subscribe()
         let given = Counter()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await event in events where event == .disconnected {
-                    given.increment()
-                    if given.value == wanted { break }
-                }
+        await within(limit, else: ()) {
+            for await event in events where event == .disconnected {
+                given.increment()
+                if given.value == wanted { break }
             }
-            group.addTask { try? await Task.sleep(for: within) }
-            _ = await group.next()
-            group.cancelAll()
         }
         await connection.stop()
         return given.value
