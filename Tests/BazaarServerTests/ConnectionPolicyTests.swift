@@ -159,17 +159,18 @@ struct ConnectionPolicyTests {
         try await withServer(ConnectionPolicy(maxConnectionsPerAddress: 2)) { _, port in
             let outcome = try await offPool { () -> (refused: String, other: String, afterRelease: String) in
                 // Each held connection is answered once, so the server has counted it before the next opens.
+                // Every read waits for an answer that comes; 10 s is only a cap for a loaded machine.
                 var held: [RawHTTP.Connection] = []
                 for _ in 0..<2 {
-                    let connection = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                    let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10, sourceAddress: "127.0.0.2")
                     try connection.send(healthRequest)
                     _ = connection.receive(until: hasWholeHealthAnswer)
                     held.append(connection)
                 }
-                let third = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.2")
+                let third = try RawHTTP.Connection(port: port, timeoutSeconds: 10, sourceAddress: "127.0.0.2")
                 try? third.send(healthRequest)
                 let refused = third.receiveAll().text
-                let other = try RawHTTP.Connection(port: port, sourceAddress: "127.0.0.3")
+                let other = try RawHTTP.Connection(port: port, timeoutSeconds: 10, sourceAddress: "127.0.0.3")
                 try other.send(healthRequest)
                 let otherAnswer = other.receive(until: hasWholeHealthAnswer).text
                 held.removeLast()  // closes it
