@@ -143,9 +143,11 @@ public actor LiveEventsConnection: LiveEventSource {
 
     /// Runs one socket until it closes, publishing what it receives.
     private func run(_ socket: LiveEventsSocket, handle: SocketHandle) async {
+        // One decoder per socket, not one per message.
+        let decoder = BazaarJSON.makeDecoder()
         do {
             try await socket.run(connectTimeout: handshakeTimeout, handle: handle) { text in
-                guard let event = try? BazaarJSON.makeDecoder().decode(LiveEvent.self, from: Data(text.utf8)) else { return }
+                guard let event = try? decoder.decode(LiveEvent.self, from: Data(text.utf8)) else { return }
                 await self.received(event)
             }
         } catch {

@@ -51,20 +51,20 @@ public struct SessionFixture: Sendable {
 
     /// Refresh calls the server has counted, by outcome (`rotated`, `reused`, `invalid`, …), from `/metrics`.
     public func serverRefreshCount(outcome: String = "rotated") async throws -> Int {
-        let text = try await raw.get("/metrics").text
-        return text.split(separator: "\n")
-            .filter { $0.hasPrefix("bazaar_auth_refresh_total") && $0.contains("outcome=\"\(outcome)\"") }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+        try await serverMetric { $0.hasPrefix(ServerMetrics.Name.refreshes) && $0.contains("outcome=\"\(outcome)\"") }
             .reduce(0) { $0 + Int($1) }
+    }
+
+    /// The values of the server's `/metrics` lines that `matches` picks.
+    private func serverMetric(_ matches: (Substring) -> Bool) async throws -> [Double] {
+        try await raw.get("/metrics").text.split(separator: "\n")
+            .filter(matches)
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
     }
 
     /// Event WebSockets open on the server now (`bazaar_live_sockets` in `/metrics`).
     public func serverLiveSockets() async throws -> Int {
-        let text = try await raw.get("/metrics").text
-        return text.split(separator: "\n")
-            .first { $0.hasPrefix(ServerMetrics.Name.liveSockets + " ") }
-            .flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-            .map { Int($0) } ?? -1
+        try await serverMetric { $0.hasPrefix(ServerMetrics.Name.liveSockets + " ") }.first.map { Int($0) } ?? -1
     }
 
     /// Waits up to `timeout` until the server has `count` event WebSockets open; returns the last count seen.
