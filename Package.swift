@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
+        .library(name: "BazaarServerRuntime", targets: ["BazaarServerRuntime"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar-datagen", targets: ["bazaar-datagen"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
@@ -141,10 +142,58 @@ let package = Package(
         ),
 
         // MARK: Server
+        // Search terms as the product index makes them: SQLite FTS5's porter stemmer (through
+        // GRDB, as a text library, not as a database), shared by both engines and the HTTP layer.
+        .target(
+            name: "BazaarSearch",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        // The storage interface: the store protocol and its records, the conversions both engines
+        // share, the login throttle and live-event bus protocols, and the engine protocol. No driver.
+        .target(
+            name: "BazaarStorage",
+            dependencies: [
+                "BazaarAPI", "BazaarSearch",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The SQLite engine (GRDB): one server, one file.
+        .target(
+            name: "BazaarSQLite",
+            dependencies: [
+                "BazaarAPI", "BazaarStorage", "BazaarSearch",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The PostgreSQL engine (postgres-nio) with its event listener: replicas on one database.
+        .target(
+            name: "BazaarPostgres",
+            dependencies: [
+                "BazaarAPI", "BazaarStorage", "BazaarSearch",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // For ConnectionPoolError, which PostgresClient throws when its circuit breaker trips.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // The server: HTTP, authentication, live events, quotas, connection policy. It imports
+        // no database driver: storage reaches it as a StorageEngine.
         .target(
             name: "BazaarServer",
             dependencies: [
-                "BazaarAPI",
+                "BazaarAPI", "BazaarStorage", "BazaarSearch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -153,11 +202,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                // For ConnectionPoolError, which PostgresClient throws when its circuit breaker trips.
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,12 +212,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The composition root of the server: the engine a configuration names, and the server on it.
+        .target(
+            name: "BazaarServerRuntime",
+            dependencies: [
+                "BazaarAPI", "BazaarServer", "BazaarStorage", "BazaarSQLite", "BazaarPostgres",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: Executables (composition roots)
         .executableTarget(
             name: "bazaar-server",
             dependencies: [
-                "BazaarServer",
+                "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -186,7 +240,9 @@ let package = Package(
         .executableTarget(
             name: "bazaar-datagen",
             dependencies: [
-                "BazaarServer", "BazaarAPI",
+                "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -197,7 +253,7 @@ let package = Package(
             name: "bazaar",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "BazaarServer", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "BazaarServer", "BazaarServerRuntime", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -230,6 +286,8 @@ let package = Package(
                 "ProcessSupport",
                 "BazaarAPI",
                 "BazaarServer",
+                "BazaarServerRuntime",
+                "BazaarStorage",
                 "Networking",
                 "Dependencies",
                 "Session",
@@ -256,7 +314,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "bazaar", "BazaarAPI", "BazaarServer", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
+                "bazaar", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
                 "Chat",
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -288,6 +346,7 @@ let package = Package(
                 "Networking",
                 "BazaarAPI",
                 "BazaarServer",
+                "BazaarServerRuntime",
                 "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -314,7 +373,8 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "TestSupport", "bazaar",
+                "Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "TestSupport",
+                "bazaar",
             ],
             swiftSettings: strict
         ),
@@ -333,6 +393,13 @@ let package = Package(
             dependencies: [
                 "BazaarAPI",
                 "BazaarServer",
+                "BazaarServerRuntime",
+                "BazaarStorage",
+                "BazaarSearch",
+                "BazaarSQLite",
+                "BazaarPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "bazaar-server",
                 "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),

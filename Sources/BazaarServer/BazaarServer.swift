@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarStorage
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -8,8 +9,11 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
-/// The Bazaar server as a library: opens storage, loads the signing key, and builds the
-/// Hummingbird application that serves the v1 API.
+/// The Bazaar server as a library: opens storage on the engine it is given, loads the signing
+/// key, and builds the Hummingbird application that serves the v1 API.
+///
+/// It knows storage only as a ``StorageEngine``; `BazaarServerRuntime` adds the forms without
+/// one, which pick SQLite or PostgreSQL from the configuration:
 ///
 /// ```swift
 /// let server = try await BazaarServer.start(configuration: .init(port: 0, sqlitePath: path))
@@ -25,16 +29,17 @@ public struct BazaarServer: Sendable {
     /// The database and what runs beside it.
     let backend: StorageBackend
 
-    /// Opens the database (running migrations), loads or creates the signing key, and seeds
-    /// demo data when configured to.
-    public init(configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")) async throws {
+    /// Opens the database on `storage` (running migrations), loads or creates the signing key,
+    /// and seeds demo data when configured to.
+    public init(
+        configuration: BazaarServerConfiguration, storage: any StorageEngine, logger: Logger = Logger(label: "bazaar-server")
+    ) async throws {
         self.configuration = configuration
         // Checked first: a replica without the shared key must not touch the database.
         let key = try SigningKeyStore.loadOrCreate(configuration: configuration, logger: logger)
         let hub = EventHub()
         let publicReads = EncodedResponseCache()
-        let backend = try await StorageBackend.open(
-            configuration: configuration, hub: hub, publicReads: publicReads, logger: logger)
+        let backend = try await storage.open(sink: ReplicaEventSink(hub: hub, publicReads: publicReads), logger: logger)
         self.backend = backend
         let store = backend.store
         let tokens = await TokenService(
@@ -116,9 +121,9 @@ public struct BazaarServer: Sendable {
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.
     public static func start(
-        configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")
+        configuration: BazaarServerConfiguration, storage: any StorageEngine, logger: Logger = Logger(label: "bazaar-server")
     ) async throws -> RunningBazaarServer {
-        let server = try await BazaarServer(configuration: configuration, logger: logger)
+        let server = try await BazaarServer(configuration: configuration, storage: storage, logger: logger)
         return try await RunningBazaarServer.launch(server, logger: logger)
     }
 }

@@ -1,3 +1,4 @@
+import BazaarStorage
 import Foundation
 import Logging
 
@@ -85,12 +86,4 @@ public struct BazaarServerConfiguration: Sendable {
 
     /// Where a generated signing key is kept: beside the database, `<sqlitePath>.signing-key`.
     public var signingKeyPath: String { sqlitePath + ".signing-key" }
-}
-
-extension Duration {
-    /// The duration as seconds in a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }

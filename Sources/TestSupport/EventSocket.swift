@@ -3,8 +3,8 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
-import Synchronization
 import NIOWebSocket
+import Synchronization
 import WSClient
 
 /// A live-event WebSocket connection for tests: connects, waits for the `ready` frame, and

@@ -1,4 +1,6 @@
+import BazaarPostgres
 import BazaarServer
+import BazaarStorage
 import Foundation
 import Logging
 import PostgresNIO

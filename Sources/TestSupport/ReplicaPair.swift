@@ -1,4 +1,5 @@
 import BazaarServer
+import BazaarStorage
 import Foundation
 import ProcessSupport
 

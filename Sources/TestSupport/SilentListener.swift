@@ -1,8 +1,8 @@
 import Foundation
+import Glibc
 import ProcessSupport
 
 #if canImport(Glibc)
-import Glibc
 #endif
 
 /// A loopback port that takes connections and never answers them: the kernel completes each TCP

@@ -1,4 +1,6 @@
 import BazaarServer
+import BazaarServerRuntime
+import BazaarStorage
 import Foundation
 import Logging
 
@@ -44,7 +46,7 @@ public enum StorageKind: String, Sendable, CaseIterable, CustomStringConvertible
         clock: TestClock? = nil, _ body: (any BazaarStore) async throws -> Result
     ) async throws -> Result {
         try await withConfiguration(clock: clock) { configuration in
-            let backend = try await StorageBackend.openStore(
+            let backend = try await StorageEngines.openStore(
                 configuration: configuration, logger: TestServer.quietLogger(label: "storage-test"))
             do {
                 let result = try await body(backend.store)

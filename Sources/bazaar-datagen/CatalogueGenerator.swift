@@ -1,5 +1,6 @@
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
 
 /// Makes users, listings and conversations from ``Vocabulary``, the same ones for the same seed.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
 import Logging
 

@@ -1,5 +1,8 @@
 import ArgumentParser
+import BazaarSQLite
 import BazaarServer
+import BazaarServerRuntime
+import BazaarStorage
 import Foundation
 import Logging
 import NIOCore

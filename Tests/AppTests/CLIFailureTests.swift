@@ -1,7 +1,7 @@
 import BazaarAPI
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every failure is one line on stderr and an exit code a script can tell apart.
 @Suite("bazaar failures: one line, distinct exit codes", .timeLimit(.minutes(3)))

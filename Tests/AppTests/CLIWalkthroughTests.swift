@@ -1,7 +1,7 @@
 import BazaarAPI
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `bazaar` executable as a person or a script runs it, against a real server on loopback.
 @Suite("bazaar, driven as a subprocess", .timeLimit(.minutes(4)))

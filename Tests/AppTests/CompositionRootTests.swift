@@ -3,8 +3,8 @@ import Chat
 import Dependencies
 import Foundation
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @testable import bazaar
 

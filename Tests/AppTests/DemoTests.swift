@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("bazaar demo", .timeLimit(.minutes(3)))
 struct DemoTests {

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @Suite("bazaar --help")
 struct HelpTests {

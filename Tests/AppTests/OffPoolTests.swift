@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("offPool")
 struct OffPoolTests {

@@ -1,9 +1,10 @@
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Auth routes")
 struct AuthRoutesTests {

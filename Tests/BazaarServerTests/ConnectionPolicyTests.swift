@@ -1,8 +1,8 @@
 import BazaarAPI
 import BazaarServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `body` against a server with `policy`, on a fresh SQLite file.
 private func withServer<Result: Sendable>(

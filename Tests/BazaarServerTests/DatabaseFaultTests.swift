@@ -1,8 +1,8 @@
 import BazaarAPI
 import BazaarServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// PostgreSQL stopped at once under two replicas while a client sends: requests answer 503 fast,
 /// and when it is back the replicas recover by themselves with nothing lost or doubled.

@@ -1,9 +1,10 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Starting the server in-process and as a program")
 struct EmbeddingTests {

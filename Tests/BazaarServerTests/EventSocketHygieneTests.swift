@@ -1,9 +1,9 @@
 import BazaarAPI
 import Foundation
-@testable import BazaarServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarServer
 
 /// The close frame's code in the bytes a server sent after its `101`, if a close frame is among them.
 private func closeCode(in bytes: [UInt8]) -> Int? {

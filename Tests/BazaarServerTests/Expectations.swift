@@ -1,8 +1,8 @@
 import BazaarAPI
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// Expects an error answer: the status, the JSON error shape, and (when given) the code.
 func expectError(

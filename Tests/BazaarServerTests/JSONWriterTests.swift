@@ -1,8 +1,8 @@
 import BazaarAPI
-@testable import BazaarServer
 import Foundation
 import NIOCore
 import Testing
+@testable import BazaarServer
 
 /// `JSONWriter` writes exactly the bytes `BazaarJSON.makeEncoder()` writes for the same value.
 @Suite("JSONWriter")

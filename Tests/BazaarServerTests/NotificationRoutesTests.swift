@@ -1,8 +1,8 @@
 import BazaarAPI
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Notification routes")
 struct NotificationRoutesTests {

@@ -1,8 +1,9 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Yams
 
 /// The `openapi.yaml` at the repository root, parsed.

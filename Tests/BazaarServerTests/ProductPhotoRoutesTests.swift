@@ -1,8 +1,8 @@
 import BazaarAPI
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// `/v1/products/{id}/photos*` over HTTP on every backend.
 @Suite("Product photo routes")

@@ -2,8 +2,8 @@ import BazaarAPI
 import BazaarServer
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// Runs `body` against a server with `quotas`, on a fresh SQLite file.
 private func withServer<Result: Sendable>(_ quotas: QuotaPolicy, _ body: (BazaarTestClient) async throws -> Result) async throws -> Result {

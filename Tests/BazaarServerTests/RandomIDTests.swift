@@ -1,4 +1,5 @@
 @testable import BazaarServer
+import BazaarStorage
 import Foundation
 import Testing
 

@@ -1,8 +1,10 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
+import BazaarStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two real `bazaar-server` processes on one PostgreSQL act as one server: live events, refresh
 /// rotation, idempotency, the product list and the login throttle all hold across them.

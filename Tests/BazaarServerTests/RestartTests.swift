@@ -2,8 +2,8 @@ import BazaarAPI
 import BazaarServer
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Durability across restarts")
 struct RestartTests {

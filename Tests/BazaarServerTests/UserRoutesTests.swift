@@ -1,8 +1,8 @@
 import BazaarAPI
 import Foundation
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// A tiny valid-looking PNG: the signature, then filler.
 let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)

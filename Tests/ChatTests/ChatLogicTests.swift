@@ -4,8 +4,8 @@ import Dependencies
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Conversations and messages logic against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ChatLogicTests {

@@ -1,12 +1,13 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
 import Chat
 import Dependencies
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 /// Waits up to `timeout` for a state from `states` that satisfies `matches`.
 func firstState(

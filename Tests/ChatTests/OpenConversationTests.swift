@@ -4,8 +4,8 @@ import Dependencies
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 /// What the messages logic does on its own while its screen is open (its states watched), so no
 /// renderer has to: live messages once each, read receipts, outbox entries from queued to sent.

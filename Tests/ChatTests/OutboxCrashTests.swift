@@ -4,8 +4,8 @@ import Dependencies
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The outbox survives a killed process", .timeLimit(.minutes(3)))
 struct OutboxCrashTests {

@@ -1,12 +1,12 @@
 import BazaarAPI
-@testable import Chat
 import Dependencies
 import Foundation
 import Networking
 import Session
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import Chat
 
 /// The real outbox file with a switch that makes it refuse writes of chosen states: the far side
 /// of the seam under test.

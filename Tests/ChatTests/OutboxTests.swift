@@ -1,12 +1,13 @@
 import BazaarAPI
 import BazaarServer
-@testable import Chat
+import BazaarServerRuntime
 import Dependencies
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
+@testable import Chat
 
 @Suite("The durable outbox against the real bazaar-server", .timeLimit(.minutes(2)))
 struct OutboxTests {

@@ -6,8 +6,8 @@ import Notifications
 import Products
 import Profile
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The four feature modules behind Dependencies", .timeLimit(.minutes(2)))
 struct ModuleRegistrationTests {

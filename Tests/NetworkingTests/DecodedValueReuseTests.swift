@@ -1,8 +1,8 @@
 import Foundation
-@testable import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import Networking
 
 /// Counts how often a ``CountedDecode`` or ``DecodedBox`` was decoded with the decoder carrying it.
 private final class DecodeCounter: Sendable {

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-@testable import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import Networking
 
 @Suite("HTTPCache against a real server")
 struct HTTPCacheTests {

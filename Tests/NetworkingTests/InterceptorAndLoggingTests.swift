@@ -3,8 +3,8 @@ import HTTPTypes
 import Logging
 import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Remembers the status of every response it sees.
 final class StatusRecorder: RequestInterceptor {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 @Suite("NetworkError cases from a real server")
 struct NetworkErrorTests {

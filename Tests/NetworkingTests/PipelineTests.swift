@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Hands out `Bearer n` values and counts how often it was asked.
 final class CountingAuthorizer: RequestAuthorizer {

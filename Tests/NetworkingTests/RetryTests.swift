@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
-@testable import Networking
-import Testing
+import Synchronization
 import TestSupport
+import Testing
+@testable import Networking
 
 @Suite("Retry")
 struct RetryTests {
@@ -133,7 +134,6 @@ struct RetryTests {
     }
 }
 
-import Synchronization
 
 /// A transport that counts what passes through it to a real one.
 struct CountingTransport: HTTPTransport {

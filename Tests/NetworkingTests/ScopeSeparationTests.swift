@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Scope separation is checked by the compiler", .timeLimit(.minutes(2)))
 struct ScopeSeparationTests {

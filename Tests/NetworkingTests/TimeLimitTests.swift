@@ -1,7 +1,7 @@
 import Foundation
 import Networking
-import Testing
 import TestSupport
+import Testing
 
 /// Judged by attempts and outcomes rather than by the wall clock: on two busy cores a timer may
 /// fire late, but an attempt that was never made, or an answer that never came, is exact.

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A refresher on the far side of the seam: counts calls, answers after a pause, or fails as told.
 final class ScriptedRefresher: TokenRefresher {

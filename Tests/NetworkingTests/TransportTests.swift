@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Networking
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The two transports every behaviour here is proven on.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

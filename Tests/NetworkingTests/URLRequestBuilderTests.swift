@@ -1,10 +1,10 @@
 import Foundation
+import FoundationNetworking
 import HTTPTypes
 import Networking
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 @Suite("URLRequestBuilder")

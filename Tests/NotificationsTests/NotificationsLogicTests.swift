@@ -4,8 +4,8 @@ import Foundation
 import Networking
 import Notifications
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("NotificationsLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
 struct NotificationsLogicTests {

@@ -4,8 +4,8 @@ import Foundation
 import Networking
 import Products
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Products logic controllers against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProductsLogicTests {

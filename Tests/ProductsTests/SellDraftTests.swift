@@ -1,7 +1,7 @@
 import BazaarAPI
 import Dependencies
-@testable import Products
 import Testing
+@testable import Products
 
 @Suite("Reading the sell form")
 struct SellDraftTests {

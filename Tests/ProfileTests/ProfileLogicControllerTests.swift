@@ -4,8 +4,8 @@ import Foundation
 import Networking
 import Profile
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("ProfileLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProfileLogicControllerTests {

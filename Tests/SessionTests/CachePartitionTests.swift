@@ -2,8 +2,8 @@ import BazaarAPI
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("The authenticated cache is partitioned per user", .timeLimit(.minutes(2)))
 struct CachePartitionTests {

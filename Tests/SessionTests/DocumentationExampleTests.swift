@@ -2,8 +2,8 @@ import BazaarAPI
 import Foundation
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 // The code of the DocC articles in Networking.docc and Session.docc, verbatim, run against a real
 // bazaar-server. scripts/check-doc-examples.py fails when an article's code is not found here.

@@ -1,3 +1,4 @@
+import BazaarStorage
 import Foundation
 import Networking
 import Session

@@ -3,8 +3,8 @@ import Foundation
 import Networking
 import Session
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Product photo endpoints against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProductPhotoEndpointTests {

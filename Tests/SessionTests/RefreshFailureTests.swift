@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 /// A stand-in for the far side of the refresh call: it refuses the old token with 401 and answers
 /// the refresh itself with `refreshStatus`, as a throttling or failing server would.

@@ -3,8 +3,8 @@ import Foundation
 import Networking
 import Session
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Counts the requests an interceptor is asked to adapt, by path.
 final class AdaptCounter: RequestInterceptor {

@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import Networking
 import Session
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Login, the user model and logout against the real bazaar-server", .timeLimit(.minutes(2)))
 struct UserSessionTests {

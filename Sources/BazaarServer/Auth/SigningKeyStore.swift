@@ -1,3 +1,4 @@
+import BazaarStorage
 import Foundation
 import Logging
 
@@ -29,16 +30,6 @@ enum SigningKeyStore {
         guard created else { throw ConfigurationError("could not write the signing key file \(path)") }
         logger.notice("generated a new access-token signing key", metadata: ["path": "\(path)"])
         return key
-    }
-}
-
-/// A configuration problem that stops the server from starting.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    /// What is wrong, in words.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }
 

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarStorage
 import Crypto
 import Foundation
 import JWTKit

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarStorage
 import Foundation
 
 /// Fans live events out to the WebSocket connections on this server of the users they are for,
@@ -38,22 +39,11 @@ actor EventHub {
         if subscribers[userId]?.isEmpty == true { subscribers[userId] = nil }
     }
 
-    /// The JSON text of an event's frame, encoded once for every socket it goes to.
-    static func encode(_ event: LiveEvent) -> String? {
-        do {
-            return String(decoding: try BazaarJSON.makeEncoder().encode(event), as: UTF8.self)
-        } catch {
-            // A LiveEvent holds only strings, integers, booleans and dates: JSONEncoder cannot fail on it.
-            assertionFailure("a live event did not encode: \(error)")
-            return nil
-        }
-    }
-
     /// Encodes `event` and hands it to every connection of each listed user on this server; an
     /// event for users with no connection here is not encoded at all (a send's two events cost
     /// two `JSONEncoder` runs, 6% of a send's CPU, whether or not anyone was listening).
     func deliver(_ event: LiveEvent, to userIds: [String]) {
-        guard userIds.contains(where: { subscribers[$0] != nil }), let frame = Self.encode(event) else { return }
+        guard userIds.contains(where: { subscribers[$0] != nil }), let frame = LiveEventFrame.encode(event) else { return }
         deliver(frame, to: userIds)
     }
 

@@ -1,3 +1,4 @@
+import BazaarStorage
 import Foundation
 
 /// List cursors: a kind letter and a position, such as `p.42` (products after sequence number

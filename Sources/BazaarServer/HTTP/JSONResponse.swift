@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarStorage
 import Crypto
 import Foundation
 import Hummingbird
@@ -68,12 +69,7 @@ enum JSONResponse {
 enum HTTPCaching {
     /// A strong ETag: the quoted start of the body's SHA-256.
     static func etag(for data: Data) -> String {
-        "\"" + hexDigest(data).prefix(32) + "\""
-    }
-
-    /// The SHA-256 of the data in lower-case hex.
-    static func hexDigest(_ data: Data) -> String {
-        Hex.lowercase(SHA256.hash(data: data))
+        "\"" + Hex.sha256(data).prefix(32) + "\""
     }
 
     /// Whether `If-None-Match` names the ETag (weak comparison, lists and `*` understood).

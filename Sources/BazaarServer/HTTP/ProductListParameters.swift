@@ -1,4 +1,6 @@
 import BazaarAPI
+import BazaarSearch
+import BazaarStorage
 import Hummingbird
 
 /// The search, filters and order of `GET /v1/products`, read from the query string and checked:

@@ -1,7 +1,8 @@
 import BazaarAPI
+import BazaarStorage
 import Foundation
-import Logging
 import Hummingbird
+import Logging
 
 /// `/v1/auth/*`: register, login, refresh (rotating, with reuse detection) and logout.
 struct AuthRoutes: RouteGroup {

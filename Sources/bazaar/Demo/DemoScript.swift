@@ -1,5 +1,6 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
 import Chat
 import ConsoleKitTerminal
 import Dependencies

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BazaarServer
+import BazaarServerRuntime
 import Foundation
 import Hummingbird
 import Logging

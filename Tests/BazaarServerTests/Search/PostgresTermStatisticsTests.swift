@@ -1,5 +1,7 @@
 @testable import BazaarServer
 import Testing
+@testable import BazaarPostgres
+@testable import BazaarSearch
 
 /// How a search scan on PostgreSQL judges a search rare enough to read its every match.
 @Suite("PostgresTermStatistics")

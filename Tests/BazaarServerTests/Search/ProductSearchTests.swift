@@ -1,7 +1,7 @@
 import BazaarAPI
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /v1/products` with search, filters and orders, over HTTP on every backend, against the
 /// same catalogue (``SearchFixture``): both backends must give exactly these answers.

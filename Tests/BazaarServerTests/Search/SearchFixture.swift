@@ -1,5 +1,7 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
+import BazaarStorage
 import Foundation
 import TestSupport
 
@@ -123,7 +125,7 @@ struct SearchFixture {
         on backend: Backend, _ body: (BazaarTestClient, Loaded) async throws -> Result
     ) async throws -> Result {
         try await backend.storage.withConfiguration { configuration in
-            let opened = try await StorageBackend.openStore(
+            let opened = try await StorageEngines.openStore(
                 configuration: configuration, logger: TestServer.quietLogger(label: "search-fixture"))
             let loaded: Loaded
             do {

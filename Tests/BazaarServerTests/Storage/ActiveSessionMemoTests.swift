@@ -1,7 +1,9 @@
 @testable import BazaarServer
+import BazaarStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarSQLite
 
 /// The SQLite store's memory of active sessions never outlives a revocation.
 @Suite("ActiveSessionMemo")

@@ -1,8 +1,10 @@
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarSQLite
 
 /// `bazaar-datagen` run as a person runs it, on every backend, then a real server on what it wrote.
 @Suite("bazaar-datagen fills a database a server can use", .timeLimit(.minutes(3)))

@@ -1,10 +1,12 @@
 import BazaarAPI
-@testable import BazaarServer
+import BazaarStorage
 import Foundation
 import GRDB
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarServer
+@testable import BazaarSQLite
 
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {

@@ -1,8 +1,10 @@
 import BazaarAPI
-@testable import BazaarServer
+import BazaarStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarServer
+@testable import BazaarSQLite
 
 /// The SQLite store's memory of each conversation's newest messages answers exactly what the
 /// database would, however sends and reads interleave.

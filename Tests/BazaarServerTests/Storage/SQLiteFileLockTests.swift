@@ -1,8 +1,9 @@
 import BazaarServer
 import Foundation
 import ProcessSupport
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarSQLite
 
 /// One server process per SQLite file: the store's session memo is exact only if it makes every write.
 @Suite("One bazaar-server per SQLite file")

@@ -1,8 +1,10 @@
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+@testable import BazaarSearch
 
 /// One suite for ``BazaarStore``, run on every backend this run has (SQLite always, PostgreSQL
 /// beside `scripts/with-postgres.sh`), so the two cannot drift apart. Concurrency cases run the

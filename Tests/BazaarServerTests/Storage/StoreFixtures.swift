@@ -1,7 +1,9 @@
 import BazaarAPI
 import BazaarServer
+import BazaarStorage
 import Foundation
 import TestSupport
+@testable import BazaarSQLite
 
 /// Small builders for storage tests: users, products, conversations and messages with ids made here.
 struct StoreFixtures {

@@ -1,0 +1,48 @@
+import BazaarStorage
+import Foundation
+import Logging
+import PostgresNIO
+
+/// PostgreSQL as a ``StorageEngine``: replicas share the database, and with it the login
+/// throttle and the live events (through `live_events` and `NOTIFY`).
+public struct PostgresEngine: StorageEngine {
+    /// The shared database.
+    public var url: PostgresURL
+    /// The most connections this replica's pool opens.
+    public var maximumConnections: Int
+    /// The longest a database operation may take (waiting for a connection included).
+    public var operationTimeout: Duration
+    /// How strict the login throttle is.
+    public var loginThrottle: LoginThrottle.Policy
+    /// The current time.
+    public var now: @Sendable () -> Date
+
+    /// An engine on the database at `url`.
+    public init(
+        url: PostgresURL, maximumConnections: Int = 20, operationTimeout: Duration = .seconds(2),
+        loginThrottle: LoginThrottle.Policy = .init(), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.url = url
+        self.maximumConnections = maximumConnections
+        self.operationTimeout = operationTimeout
+        self.loginThrottle = loginThrottle
+        self.now = now
+    }
+
+    public func open(sink: any LiveEventSink, logger: Logger) async throws -> StorageBackend {
+        try await PostgresMigrations.migrate(url: url, logger: logger)
+        let database = PostgresDatabase(
+            url: url, maximumConnections: maximumConnections, operationTimeout: operationTimeout, logger: logger)
+        // Events from here on are this replica's to deliver, also those written before its listener connects.
+        let startAfter = try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0
+        let listener = PostgresEventListener(
+            url: url, sink: sink, availability: database.availability,
+            retention: max(loginThrottle.window, .seconds(600)), startAfter: startAfter, now: now, logger: logger)
+        return StorageBackend(
+            store: PostgresStore(database: database),
+            throttle: PostgresLoginThrottle(database: database, policy: loginThrottle, now: now),
+            events: PostgresEventBus(database: database, sink: sink, now: now),
+            services: [PostgresDatabaseService(database: database), listener],
+            close: { await database.close() })
+    }
+}

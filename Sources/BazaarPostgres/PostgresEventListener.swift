@@ -1,0 +1,178 @@
+import BazaarStorage
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// One replica's ear on the shared database: a single connection that `LISTEN`s on the event
+/// channel (never one per socket) and, on each notification, reads the `live_events` rows after
+/// the last one it handled and delivers them: frames to this replica's sockets, product changes
+/// to its cache of encoded pages.
+///
+/// When the connection drops it reconnects with a growing pause; once listening again it reads
+/// everything written meanwhile, so no event is lost in the gap, and drops the page cache (a
+/// product may have been added unheard). Its connection state also tells
+/// ``DatabaseAvailability`` when the database is back. Old rows are pruned every minute.
+struct PostgresEventListener: Service {
+    let url: PostgresURL
+    /// This replica's sockets and cache of encoded public reads.
+    let sink: any LiveEventSink
+    let availability: DatabaseAvailability
+    /// How long handled events and login failures are kept.
+    let retention: Duration
+    /// The last event written before this replica started: it delivers those after it.
+    let startAfter: Int64
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// The position reached and the pause before reconnecting, kept across reconnections.
+    private final class Cursor: Sendable {
+        private struct State {
+            var lastSeq: Int64?
+            var lastPrune = ContinuousClock.now
+            var pause = Duration.milliseconds(100)
+        }
+
+        private let state = Mutex(State())
+
+        /// The last event handled.
+        var lastSeq: Int64? {
+            get { state.withLock { $0.lastSeq } }
+            set { state.withLock { $0.lastSeq = newValue } }
+        }
+
+        /// When old rows were last pruned.
+        var lastPrune: ContinuousClock.Instant {
+            get { state.withLock { $0.lastPrune } }
+            set { state.withLock { $0.lastPrune = newValue } }
+        }
+
+        /// The pause before the next connection attempt.
+        var pause: Duration {
+            get { state.withLock { $0.pause } }
+            set { state.withLock { $0.pause = newValue } }
+        }
+    }
+
+    func run() async throws {
+        let cursor = Cursor()
+        cursor.lastSeq = startAfter
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await cancelWhenGracefulShutdown {
+                    try await listenOnce(cursor)
+                }
+            } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
+                // Only a failed connection attempt says the database is unreachable; a listening
+                // connection that dropped (one backend ended, say) is simply made again.
+                if case ListenerError.connectFailed(let cause) = error {
+                    availability.markDown(PostgresDatabase.unavailabilityReason(cause) ?? "the database cannot be reached")
+                }
+                logger.warning(
+                    "event listener disconnected; reconnecting", metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
+            }
+            try? await Task.sleep(for: cursor.pause)
+            cursor.pause = min(cursor.pause * 2, .seconds(2))
+        }
+    }
+
+    /// Connects and listens until the connection stops answering or the task is cancelled.
+    ///
+    /// A dropped connection does not always end postgres-nio's notification sequence, and a
+    /// query on it may never answer, so this does not wait on either: notifications are
+    /// handled in a task of their own while this one pings the connection every second under a
+    /// deadline. When a ping fails (or shutdown cancels the wait) the delivery task is cancelled,
+    /// the connection closed, and this returns at once.
+    private func listenOnce(_ cursor: Cursor) async throws {
+        let configuration = try url.connectionConfiguration(applicationName: PostgresURL.listenerApplicationName)
+        let logger = self.logger
+        let connection: PostgresConnection
+        do {
+            connection = try await Deadline.run(.seconds(5), onTimeout: { ListenerError.timedOut }) {
+                try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            }
+        } catch {
+            throw ListenerError.connectFailed(error)
+        }
+        let deliveryEnded = Mutex<(any Error)?>(nil)
+        let delivery = Task {
+            do {
+                try await deliver(on: connection, cursor)
+                deliveryEnded.withLock { $0 = ListenerError.notificationsEnded }
+            } catch {
+                deliveryEnded.withLock { $0 = error }
+            }
+        }
+        do {
+            while true {
+                try await Task.sleep(for: .seconds(1))
+                if let error = deliveryEnded.withLock({ $0 }) { throw error }
+                try await Deadline.run(.seconds(2), onTimeout: { ListenerError.timedOut }) {
+                    try await connection.query("SELECT 1", logger: logger)
+                }
+            }
+        } catch {
+            delivery.cancel()
+            Task { try? await connection.close() }
+            throw error
+        }
+    }
+
+    /// Listens on the connection and delivers what each notification announces.
+    private func deliver(on connection: PostgresConnection, _ cursor: Cursor) async throws {
+        try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
+            // Listening now: whatever commits from here on is notified, so reading now misses
+            // nothing written while there was no connection (or before the first one).
+            sink.productsChanged()
+            try await catchUp(connection, cursor)
+            availability.markUp()
+            cursor.pause = .milliseconds(100)
+            for try await _ in notifications {
+                try await catchUp(connection, cursor)
+                try await pruneIfDue(connection, cursor)
+            }
+        }
+    }
+
+    /// Why listening stopped without an error of the connection's own.
+    enum ListenerError: Error {
+        /// Connecting or a ping took longer than its deadline.
+        case timedOut
+        /// The notification sequence finished (the connection closed).
+        case notificationsEnded
+        /// No connection could be made (the database is down or unreachable).
+        case connectFailed(any Error)
+    }
+
+    /// Delivers every event after the cursor, in order, and moves the cursor past them.
+    private func catchUp(_ connection: PostgresConnection, _ cursor: Cursor) async throws {
+        while true {
+            let after = cursor.lastSeq ?? 0
+            let rows = try await connection.query(
+                "SELECT seq, kind, user_ids, frame FROM live_events WHERE seq > \(after) ORDER BY seq LIMIT 500",
+                logger: logger
+            ).collect()
+            for row in rows {
+                let (seq, kind, userIds, frame) = try row.decode((Int64, String, [String], String).self)
+                switch PostgresEventBus.Kind(rawValue: kind) {
+                case .live: await sink.deliver(frame: frame, to: userIds)
+                case .products: sink.productsChanged()
+                case nil: logger.warning("unknown live event kind", metadata: ["kind": "\(kind)"])
+                }
+                cursor.lastSeq = seq
+            }
+            if rows.count < 500 { return }
+        }
+    }
+
+    /// Deletes events and login failures older than the retention, at most once a minute.
+    private func pruneIfDue(_ connection: PostgresConnection, _ cursor: Cursor) async throws {
+        guard cursor.lastPrune.duration(to: .now) > .seconds(60) else { return }
+        cursor.lastPrune = .now
+        let cutoff = StoredValues.millis(now().addingTimeInterval(-retention.timeInterval))
+        try await connection.query("DELETE FROM live_events WHERE created_at < \(cutoff)", logger: logger)
+        try await connection.query("DELETE FROM login_failures WHERE failed_at < \(cutoff)", logger: logger)
+    }
+}

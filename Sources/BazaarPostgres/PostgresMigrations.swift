@@ -1,0 +1,201 @@
+import BazaarSearch
+import BazaarStorage
+import Logging
+import PostgresNIO
+
+/// The versioned schema of ``PostgresStore``: each migration runs once, in order, in its own
+/// transaction, recorded in `schema_migrations`.
+///
+/// Replicas that start at the same moment take a session-level advisory lock first, so one
+/// applies what is missing while the others wait and then find nothing left to do. The tables
+/// mirror ``SQLiteStore``'s (times are BIGINT milliseconds, `seq` columns order lists) with
+/// PostgreSQL's own tools where they matter between replicas: identity columns instead of
+/// `MAX(seq) + 1`, a deferred foreign key so an idempotency key can be claimed before its message
+/// exists, and the live-event log with the function that appends to it and notifies.
+package enum PostgresMigrations {
+    /// One step of the schema.
+    package struct Migration: Sendable {
+        /// A stable name, recorded once applied.
+        let name: String
+        /// The statements, run in order in one transaction.
+        let statements: [String]
+        /// Work SQL alone cannot do (such as filling a new column with values computed in
+        /// Swift), run after the statements in the same transaction.
+        var backfill: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil
+    }
+
+    /// The advisory-lock key migrations hold ("bazaar" in ASCII).
+    package static let lockKey: Int64 = 0x62_61_7A_61_61_72
+
+    /// The channel that carries "something new in `live_events`" to every replica.
+    package static let eventChannel = "bazaar_events"
+
+    /// Every migration, oldest first.
+    package static let all: [Migration] = [
+        Migration(name: "v1-initial-schema", statements: [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, bio TEXT,
+                password_hash TEXT NOT NULL, photo_digest TEXT, created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE photos (
+                user_id TEXT PRIMARY KEY REFERENCES users(id), media_type TEXT NOT NULL, digest TEXT NOT NULL,
+                data BYTEA NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), created_at BIGINT NOT NULL,
+                revoked_at BIGINT)
+            """,
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+            """,
+            "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
+            """
+            CREATE TABLE products (
+                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                seller_id TEXT NOT NULL REFERENCES users(id), title TEXT NOT NULL, description TEXT NOT NULL,
+                price_cents BIGINT NOT NULL, currency TEXT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY, user_low TEXT NOT NULL REFERENCES users(id),
+                user_high TEXT NOT NULL REFERENCES users(id), product_id TEXT REFERENCES products(id),
+                product_key TEXT NOT NULL, last_message_id TEXT, created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL, UNIQUE (user_low, user_high, product_key))
+            """,
+            "CREATE INDEX conversations_low ON conversations(user_low, updated_at)",
+            "CREATE INDEX conversations_high ON conversations(user_high, updated_at)",
+            """
+            CREATE TABLE conversation_reads (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), user_id TEXT NOT NULL REFERENCES users(id),
+                last_read_seq BIGINT NOT NULL, PRIMARY KEY (conversation_id, user_id))
+            """,
+            """
+            CREATE TABLE messages (
+                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                conversation_id TEXT NOT NULL REFERENCES conversations(id), sender_id TEXT NOT NULL REFERENCES users(id),
+                body TEXT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX messages_conversation ON messages(conversation_id, seq)",
+            """
+            CREATE TABLE idempotency_keys (
+                user_id TEXT NOT NULL REFERENCES users(id), idem_key TEXT NOT NULL,
+                message_id TEXT NOT NULL REFERENCES messages(id) DEFERRABLE INITIALLY DEFERRED,
+                created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idem_key))
+            """,
+            """
+            CREATE TABLE notifications (
+                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                user_id TEXT NOT NULL REFERENCES users(id), type TEXT NOT NULL, is_read BOOLEAN NOT NULL,
+                conversation_id TEXT REFERENCES conversations(id), message_id TEXT REFERENCES messages(id),
+                created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX notifications_user ON notifications(user_id, seq)",
+        ]),
+        Migration(name: "v2-replicas", statements: [
+            // Live events for every replica: the row is the event, the notification only its number.
+            """
+            CREATE TABLE live_events (
+                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, kind TEXT NOT NULL, user_ids TEXT[] NOT NULL,
+                frame TEXT NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX live_events_created ON live_events(created_at)",
+            // The transaction lock makes numbers commit in order, so a listener reading `seq > last`
+            // never skips a number that commits late. NOTIFY serialises commits anyway.
+            """
+            CREATE FUNCTION bazaar_publish(event_kind TEXT, recipients TEXT[], event_frame TEXT, at_millis BIGINT)
+            RETURNS BIGINT LANGUAGE plpgsql AS $$
+            DECLARE new_seq BIGINT;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(\(lockKey + 1));
+                INSERT INTO live_events (kind, user_ids, frame, created_at)
+                    VALUES (event_kind, recipients, event_frame, at_millis) RETURNING seq INTO new_seq;
+                PERFORM pg_notify('\(eventChannel)', new_seq::TEXT);
+                RETURN new_seq;
+            END $$
+            """,
+            // Failed logins, counted across replicas; rows older than the window are pruned.
+            "CREATE TABLE login_failures (throttle_key TEXT NOT NULL, failed_at BIGINT NOT NULL)",
+            "CREATE INDEX login_failures_key ON login_failures(throttle_key, failed_at)",
+        ]),
+        // Full-text search: the vectors hold ``SearchTokenizer`` terms (the SQLite index's own),
+        // written by the store with each product; rows from before are filled here.
+        Migration(
+            name: "v3-product-search",
+            statements: [
+                "ALTER TABLE products ADD COLUMN search_vector TSVECTOR, ADD COLUMN title_vector TSVECTOR",
+                // fastupdate off: a listing goes into the index at once rather than into a pending
+                // list that every search would read until the next vacuum (searches far outnumber
+                // listings).
+                "CREATE INDEX products_search ON products USING GIN (search_vector) WITH (fastupdate = off)",
+                // Relevance's first run looks in titles alone; without this a word common in
+                // descriptions but rare in titles would read every product that has it.
+                "CREATE INDEX products_title_search ON products USING GIN (title_vector) WITH (fastupdate = off)",
+                // The vocabulary of a catalogue is large: a longer most-common list makes the
+                // planner's guess for a word outside it (a rare one) smaller, and so closer.
+                "ALTER TABLE products ALTER COLUMN search_vector SET STATISTICS 2000, ALTER COLUMN title_vector SET STATISTICS 2000",
+                "CREATE INDEX products_seller ON products (seller_id, seq)",
+                "CREATE INDEX products_price ON products (price_cents, seq)",
+            ],
+            backfill: { connection, logger in try await PostgresSearchVectors.backfill(connection, logger: logger) }),
+        // Product photos: the order on the product (every product read needs it), the images apart.
+        Migration(name: "v4-product-photos", statements: [
+            "ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT ''",
+            """
+            CREATE TABLE product_photos (
+                id TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), media_type TEXT NOT NULL,
+                digest TEXT NOT NULL, data BYTEA NOT NULL, created_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX product_photos_product ON product_photos(product_id)",
+        ]),
+    ]
+
+    /// Applies what is missing, holding the advisory lock on a connection of its own; returns
+    /// the names of every applied migration, oldest first.
+    @discardableResult
+    package static func migrate(url: PostgresURL, logger: Logger) async throws -> [String] {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: try url.connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            throw ConfigurationError("cannot reach PostgreSQL at \(url): \(String(describing: error))")
+        }
+        do {
+            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                logger: logger)
+            var applied = try await appliedNames(connection, logger: logger)
+            for migration in all where !applied.contains(migration.name) {
+                try await connection.withTransaction(logger: logger) { transaction in
+                    for statement in migration.statements {
+                        try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await migration.backfill?(transaction, logger)
+                    try await transaction.query("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
+                }
+                logger.notice("applied migration", metadata: ["migration": "\(migration.name)"])
+                applied.append(migration.name)
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+            try await connection.close()
+            return applied
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// The names recorded in `schema_migrations`, in the order they were applied.
+    package static func appliedNames(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        var names: [String] = []
+        let rows = try await connection.query("SELECT name FROM schema_migrations ORDER BY applied_at, name", logger: logger)
+        for try await name in rows.decode(String.self) { names.append(name) }
+        return names
+    }
+}

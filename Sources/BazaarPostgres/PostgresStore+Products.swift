@@ -1,0 +1,98 @@
+import BazaarAPI
+import BazaarSearch
+import BazaarStorage
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// Lists a product with its search vectors; its identity `seq` orders the product list.
+    public func createProduct(_ product: Product) async throws {
+        let vectors = try PostgresSearchVectors.vectors(title: product.title, description: product.description)
+        try await database.rows(
+            """
+            INSERT INTO products (id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector)
+            VALUES (\(product.id), \(product.sellerId), \(product.title), \(product.description), \(product.priceCents),
+                \(product.currency), \(StoredValues.millis(product.createdAt)), \(vectors.search)::TSVECTOR,
+                \(vectors.title)::TSVECTOR)
+            """)
+    }
+
+    /// The product with this id, or `nil`.
+    public func product(id: String) async throws -> Product? {
+        try await database.rows("SELECT \(unescaped: Self.productColumns) FROM products WHERE id = \(id)").first
+            .map(Self.product)
+    }
+
+    /// One ordered run of products. With text, newest first: a rare search (by
+    /// ``PostgresTermStatistics``) reads its every match through the GIN index and sorts them; a
+    /// common one is left to the planner, which walks the list newest first and stops at the page's end.
+    public func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct] {
+        var readEveryMatch = false
+        if case .newest = scan.order, let search = scan.search {
+            readEveryMatch = try await termStatistics.isRare(search, database: database)
+        }
+        return try await rows(Self.query(for: scan, readEveryMatch: readEveryMatch))
+    }
+
+    private func rows(_ query: PostgresQuery) async throws -> [ScannedProduct] {
+        try await database.rows(query).map { row in
+            let cells = row.makeRandomAccess()
+            return ScannedProduct(product: try Self.product(cells, prefix: ""), seq: try cells["seq"].decode(Int64.self))
+        }
+    }
+
+    /// The statement for `scan`, every value bound (the search as a `tsquery` literal of terms);
+    /// with `readEveryMatch`, sorted by an expression the `seq` index cannot give, so the planner
+    /// reads the matches from the text index instead of walking the list.
+    static func query(for scan: ProductScan, readEveryMatch: Bool = false) -> PostgresQuery {
+        var sql = "SELECT \(productColumns) FROM products"
+        var conditions: [String] = []
+        var bindings = PostgresBindings()
+        func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
+            bindings.append(value)
+            return "$\(bindings.count)"
+        }
+        switch scan.text {
+        case .all:
+            break
+        case .matching(let search):
+            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+        case .titleMatching(let search):
+            // A title holding the required words means the whole text holds them too, so only
+            // exclusions need the whole text. Both conditions left in, the planner would multiply
+            // their selectivities as if independent, expect a fiftieth of the matches, and read
+            // every one of them instead of walking to the page's end.
+            conditions.append("title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY")
+            if let alternative = search.alternatives.first, search.alternatives.count == 1 {
+                if !alternative.excluded.isEmpty {
+                    let excluded = SearchExpression(alternatives: alternative.excluded.map { .init(required: [$0]) })
+                    conditions.append("NOT (search_vector @@ \(bind(excluded.tsquery))::TSQUERY)")
+                }
+            } else if search.hasExclusions {
+                conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            }
+        case .descriptionOnlyMatching(let search):
+            conditions.append("search_vector @@ \(bind(search.tsquery))::TSQUERY")
+            conditions.append("NOT (title_vector @@ \(bind(search.requiredOnly.tsquery))::TSQUERY)")
+        }
+        if let minimum = scan.filters.minPriceCents { conditions.append("price_cents >= \(bind(minimum))") }
+        if let maximum = scan.filters.maxPriceCents { conditions.append("price_cents <= \(bind(maximum))") }
+        if let seller = scan.filters.sellerId { conditions.append("seller_id = \(bind(seller))") }
+        let orderBy: String
+        switch scan.order {
+        case .newest:
+            if let after = scan.after { conditions.append("seq < \(bind(after.seq))") }
+            orderBy = readEveryMatch ? "seq + 0 DESC" : "seq DESC"
+        case .priceAscending, .priceDescending:
+            let ascending = scan.order == .priceAscending
+            if let after = scan.after, let price = after.priceCents {
+                let p = bind(price)
+                conditions.append("(price_cents \(ascending ? ">" : "<") \(p) OR (price_cents = \(p) AND seq < \(bind(after.seq))))")
+            }
+            orderBy = "price_cents \(ascending ? "ASC" : "DESC"), seq DESC"
+        }
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY \(orderBy) LIMIT \(bind(Int64(scan.limit)))"
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}

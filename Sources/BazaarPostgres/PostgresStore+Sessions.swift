@@ -1,0 +1,64 @@
+import BazaarStorage
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// Starts a session with its first refresh token hash.
+    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws {
+        let nowMillis = StoredValues.millis(now)
+        try await database.withTransaction { transaction in
+            try await transaction.rows(
+                "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (\(id), \(userId), \(nowMillis), NULL)")
+            try await transaction.rows(
+                """
+                INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
+                VALUES (\(refreshTokenHash), \(id), \(nowMillis), \(StoredValues.millis(expiresAt)), NULL)
+                """)
+        }
+    }
+
+    /// Spends a refresh token under a row lock: when two replicas spend the same token at once,
+    /// the second waits for the first, then finds it spent and revokes the session.
+    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome {
+        let nowMillis = StoredValues.millis(now)
+        return try await database.withTransaction { transaction in
+            guard
+                let row = try await transaction.rows(
+                    """
+                    SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at
+                    FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+                    WHERE t.token_hash = \(hash)
+                    FOR UPDATE OF t, s
+                    """
+                ).first
+            else { return .invalid }
+            let cells = row.makeRandomAccess()
+            let sessionId = try cells["session_id"].decode(String.self)
+            if try cells["revoked_at"].decode(Int64?.self) != nil { return .invalid }
+            if try cells["used_at"].decode(Int64?.self) != nil {
+                // Reuse: someone holds a copy of a spent token. End the whole session.
+                try await transaction.rows("UPDATE sessions SET revoked_at = \(nowMillis) WHERE id = \(sessionId)")
+                return .reused(sessionId: sessionId)
+            }
+            if try cells["expires_at"].decode(Int64.self) <= nowMillis { return .invalid }
+            try await transaction.rows("UPDATE refresh_tokens SET used_at = \(nowMillis) WHERE token_hash = \(hash)")
+            try await transaction.rows(
+                """
+                INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
+                VALUES (\(newHash), \(sessionId), \(nowMillis), \(StoredValues.millis(newExpiresAt)), NULL)
+                """)
+            return .rotated(userId: try cells["user_id"].decode(String.self), sessionId: sessionId)
+        }
+    }
+
+    /// Revokes a session (its refresh tokens stop working with it).
+    public func revokeSession(id: String, now: Date) async throws {
+        try await database.rows(
+            "UPDATE sessions SET revoked_at = \(StoredValues.millis(now)) WHERE id = \(id) AND revoked_at IS NULL")
+    }
+
+    /// Whether the session exists and is not revoked.
+    public func isSessionActive(id: String) async throws -> Bool {
+        try await !database.rows("SELECT 1 FROM sessions WHERE id = \(id) AND revoked_at IS NULL").isEmpty
+    }
+}

@@ -1,0 +1,115 @@
+import BazaarAPI
+import BazaarStorage
+import Foundation
+import Logging
+import PostgresNIO
+
+/// ``BazaarStore`` on PostgreSQL through postgres-nio's pool, for several stateless replicas
+/// sharing one database.
+///
+/// The semantics match ``SQLiteStore`` also when two replicas act at once: uniqueness is enforced
+/// by constraints (an idempotency key is claimed by inserting it, never by reading first), a
+/// refresh token is spent under a row lock, and sequence numbers come from identity columns.
+/// Every value is a bind parameter. Operations go through ``PostgresDatabase``, so while the
+/// database is unreachable they fail fast with ``StoreError/unavailable(_:)``.
+public struct PostgresStore: BazaarStore {
+    let database: PostgresDatabase
+    /// How common search terms are, for planning search scans.
+    let termStatistics = PostgresTermStatistics()
+
+    init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    /// Answers when PostgreSQL answers `SELECT 1`.
+    public func checkHealth() async throws {
+        _ = try await database.rows("SELECT 1")
+    }
+
+    /// The names of the migrations applied so far, oldest first.
+    public func appliedMigrations() async throws -> [String] {
+        let logger = database.logger
+        return try await database.withConnection { connection in
+            try await PostgresMigrations.appliedNames(connection, logger: logger)
+        }
+    }
+}
+
+// MARK: Row mapping shared by the extensions
+
+extension PostgresStore {
+    static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
+    static let productColumns = "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids"
+    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at"
+    static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at"
+
+    static func userRecord(_ row: PostgresRow) throws -> UserRecord {
+        let cells = row.makeRandomAccess()
+        let id = try cells["id"].decode(String.self)
+        let digest = try cells["photo_digest"].decode(String?.self)
+        let user = User(
+            id: id,
+            username: try cells["username"].decode(String.self),
+            displayName: try cells["display_name"].decode(String.self),
+            bio: try cells["bio"].decode(String?.self),
+            photoURL: digest.map { StoredValues.photoURL(userId: id, digest: $0) },
+            createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)))
+        return UserRecord(user: user, passwordHash: try cells["password_hash"].decode(String.self))
+    }
+
+    static func product(_ row: PostgresRow) throws -> Product {
+        try product(row.makeRandomAccess(), prefix: "")
+    }
+
+    /// A product from columns named `prefix + name` (joins prefix them to tell tables apart).
+    static func product(_ cells: PostgresRandomAccessRow, prefix: String) throws -> Product {
+        let id = try cells[prefix + "id"].decode(String.self)
+        return Product(
+            id: id,
+            sellerId: try cells[prefix + "seller_id"].decode(String.self),
+            title: try cells[prefix + "title"].decode(String.self),
+            description: try cells[prefix + "description"].decode(String.self),
+            priceCents: try cells[prefix + "price_cents"].decode(Int.self),
+            currency: try cells[prefix + "currency"].decode(String.self),
+            createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
+            photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(productId: id))
+    }
+
+    static func message(_ row: PostgresRow) throws -> Message {
+        try message(row.makeRandomAccess(), prefix: "")
+    }
+
+    /// A message from columns named `prefix + name`.
+    static func message(_ cells: PostgresRandomAccessRow, prefix: String) throws -> Message {
+        Message(
+            id: try cells[prefix + "id"].decode(String.self),
+            conversationId: try cells[prefix + "conversation_id"].decode(String.self),
+            senderId: try cells[prefix + "sender_id"].decode(String.self),
+            body: try cells[prefix + "body"].decode(String.self),
+            createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)))
+    }
+
+    static func notification(_ row: PostgresRow) throws -> BazaarAPI.Notification {
+        let cells = row.makeRandomAccess()
+        return BazaarAPI.Notification(
+            id: try cells["id"].decode(String.self),
+            type: try cells["type"].decode(String.self),
+            read: try cells["is_read"].decode(Bool.self),
+            createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)),
+            conversationId: try cells["conversation_id"].decode(String?.self),
+            messageId: try cells["message_id"].decode(String?.self))
+    }
+
+    /// A page from rows fetched with `LIMIT limit + 1`: the first `limit`, and the last one's
+    /// `seq` when more follow.
+    static func slice<Item: Sendable>(_ rows: [PostgresRow], limit: Int, map: (PostgresRow) throws -> Item) throws -> Slice<Item> {
+        let page = rows.prefix(limit)
+        let next: Int64? = rows.count > limit ? try page.last?.makeRandomAccess()["seq"].decode(Int64.self) : nil
+        return Slice(items: try page.map(map), next: next)
+    }
+
+    /// Whether `error` is a uniqueness violation (SQLSTATE 23505).
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        PostgresDatabase.sqlState(error) == "23505"
+    }
+}

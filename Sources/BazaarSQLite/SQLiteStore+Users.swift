@@ -1,0 +1,85 @@
+import BazaarAPI
+import BazaarStorage
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Creates a user; a taken username is ``StoreError/conflict(_:)``.
+    public func createUser(_ new: NewUser) async throws -> UserRecord {
+        try await writer.write { db in
+            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username = ?"), arguments: [new.username]) != nil {
+                throw StoreError.conflict("username")
+            }
+            try Self.mappingConflicts("username") {
+                try db.run(
+                    sql: """
+                        INSERT INTO users (id, username, display_name, bio, password_hash, photo_digest, created_at)
+                        VALUES (?, ?, ?, NULL, ?, NULL, ?)
+                        """,
+                    arguments: [new.id, new.username, new.displayName, new.passwordHash, StoredValues.millis(new.createdAt)])
+            }
+            guard let record = try Self.fetchUser(db, id: new.id) else { throw StoreError.corrupt("user vanished") }
+            return record
+        }
+    }
+
+    /// The user with this id, or `nil`.
+    public func user(id: String) async throws -> UserRecord? {
+        try await pool.read { db in try Self.fetchUser(db, id: id) }
+    }
+
+    /// The user with this username, or `nil`.
+    public func user(username: String) async throws -> UserRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?"), arguments: [username])
+                .map(Self.userRecord)
+        }
+    }
+
+    /// Changes display name and/or bio.
+    public func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord? {
+        try await writer.write { db in
+            if let displayName {
+                try db.run(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [displayName, userId])
+            }
+            switch bio {
+            case .keep: break
+            case .clear: try db.run(sql: "UPDATE users SET bio = NULL WHERE id = ?", arguments: [userId])
+            case .set(let text): try db.run(sql: "UPDATE users SET bio = ? WHERE id = ?", arguments: [text, userId])
+            }
+            return try Self.fetchUser(db, id: userId)
+        }
+    }
+
+    /// Replaces the user's photo (bytes in `photos`, only the digest on the hot `users` row).
+    public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
+        try await writer.write { db in
+            guard try Self.fetchUser(db, id: userId) != nil else { return nil }
+            try db.run(sql: "DELETE FROM photos WHERE user_id = ?", arguments: [userId])
+            try db.run(
+                sql: "INSERT INTO photos (user_id, media_type, digest, data, updated_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [userId, photo.mediaType, photo.digest, photo.data, StoredValues.millis(photo.updatedAt)])
+            try db.run(sql: "UPDATE users SET photo_digest = ? WHERE id = ?", arguments: [photo.digest, userId])
+            return try Self.fetchUser(db, id: userId)
+        }
+    }
+
+    /// The user's photo, or `nil`.
+    public func photo(userId: String) async throws -> StoredPhoto? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM photos WHERE user_id = ?"), arguments: [userId]) else {
+                return nil
+            }
+            return try Self.storedPhoto(row, timeColumn: "updated_at")
+        }
+    }
+
+    /// A photo from a row of `media_type`, `data`, `digest` and the time column named.
+    static func storedPhoto(_ row: Row, timeColumn: String) throws -> StoredPhoto {
+        StoredPhoto(
+            mediaType: try row.decode(String.self, forColumn: "media_type"),
+            data: try row.decode(Data.self, forColumn: "data"),
+            digest: try row.decode(String.self, forColumn: "digest"),
+            updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: timeColumn)))
+    }
+}

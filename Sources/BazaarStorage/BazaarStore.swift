@@ -1,0 +1,250 @@
+import BazaarAPI
+import Foundation
+
+/// Everything the server keeps, behind one protocol so SQLite and PostgreSQL can both serve it.
+///
+/// Each method is one transaction: it either happens completely or not at all, and once it
+/// returns the change is durable. Ordering uses per-table sequence numbers (`seq`), which a
+/// PostgreSQL implementation can take from a `SEQUENCE`; nothing here relies on SQLite rowids.
+/// Times are passed in by the caller so tests control the clock.
+public protocol BazaarStore: Sendable {
+    // MARK: Users
+
+    /// Creates a user; throws ``StoreError/conflict(_:)`` when the username is taken.
+    func createUser(_ user: NewUser) async throws -> UserRecord
+    /// The user with this id, or `nil`.
+    func user(id: String) async throws -> UserRecord?
+    /// The user with this username, or `nil`.
+    func user(username: String) async throws -> UserRecord?
+    /// Changes display name and/or bio; `nil` leaves a field alone. Returns the updated user.
+    func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord?
+    /// Replaces the user's profile photo. Returns the updated user.
+    func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord?
+    /// The user's profile photo with its bytes, or `nil`.
+    func photo(userId: String) async throws -> StoredPhoto?
+
+    // MARK: Sessions and refresh tokens
+
+    /// Starts a session with its first refresh token (stored only as a hash).
+    func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws
+    /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``).
+    func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome
+    /// Revokes a session and all its refresh tokens.
+    func revokeSession(id: String, now: Date) async throws
+    /// Whether the session exists and is not revoked.
+    func isSessionActive(id: String) async throws -> Bool
+
+    // MARK: Products
+
+    /// Lists a product for sale.
+    func createProduct(_ product: Product) async throws
+    /// The product with this id, or `nil`.
+    func product(id: String) async throws -> Product?
+    /// Up to `scan.limit` products of one ordered, filtered run (see ``products(_:)`` for pages).
+    func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct]
+    /// Adds a photo as the last of a product `sellerId` sells.
+    func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws -> ProductPhotoChange
+    /// Removes a photo from a product `sellerId` sells.
+    func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws -> ProductPhotoChange
+    /// Puts the photos of a product `sellerId` sells in `order` (each of its photo ids once).
+    func reorderProductPhotos(productId: String, sellerId: String, order: [String]) async throws -> ProductPhotoChange
+    /// One photo of a product, or `nil`.
+    func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto?
+
+    // MARK: Conversations and messages
+
+    /// Finds the conversation for the unordered pair and product, or creates it.
+    func openConversation(between userId: String, and otherUserId: String, productId: String?, newId: String, now: Date) async throws -> (conversation: Conversation, created: Bool)
+    /// The conversation as `viewerId` sees it, or `nil` when missing or not theirs.
+    func conversation(id: String, viewerId: String) async throws -> Conversation?
+    /// The viewer's conversations, newest activity first.
+    func conversations(viewerId: String, before position: ConversationPosition?, limit: Int) async throws -> (items: [Conversation], next: ConversationPosition?)
+    /// Messages of a conversation the viewer is in, newest first; `nil` when not theirs.
+    func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>?
+    /// Posts a message exactly once per (sender, idempotency key); see ``SendOutcome``.
+    func sendMessage(_ send: NewMessage) async throws -> SendOutcome
+    /// Marks messages up to `messageId` read for the viewer; `nil` when the conversation is not theirs.
+    func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome?
+
+    // MARK: Notifications
+
+    /// The user's notifications, newest first.
+    func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<BazaarAPI.Notification>
+    /// Marks the given notifications (or all when `ids` is `nil`) of the user read.
+    func markNotificationsRead(userId: String, ids: [String]?) async throws
+
+    // MARK: Health
+
+    /// Returns when the database answers a trivial query; throws ``StoreError/unavailable(_:)`` when not.
+    func checkHealth() async throws
+}
+
+/// One page read from storage: the items and the position to continue before, if there is more.
+public struct Slice<Item: Sendable>: Sendable {
+    /// The items, in list order.
+    public var items: [Item]
+    /// The position of the last item, when more items follow it.
+    public var next: Int64?
+
+    /// Creates a slice.
+    public init(items: [Item], next: Int64?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// Where a conversation list page ends: the last conversation's activity time and id.
+public struct ConversationPosition: Sendable, Equatable {
+    /// Activity time in milliseconds since 1970.
+    public var updatedAtMillis: Int64
+    /// The conversation id, breaking ties.
+    public var id: String
+
+    /// Creates a position.
+    public init(updatedAtMillis: Int64, id: String) {
+        self.updatedAtMillis = updatedAtMillis
+        self.id = id
+    }
+}
+
+/// A user as stored, with the fields the wire never shows.
+public struct UserRecord: Sendable, Equatable {
+    /// The public view of the user.
+    public var user: User
+    /// The bcrypt hash of the password.
+    public var passwordHash: String
+
+    /// A record of `user` with their password hash.
+    public init(user: User, passwordHash: String) {
+        self.user = user
+        self.passwordHash = passwordHash
+    }
+}
+
+/// What a new account is made of.
+public struct NewUser: Sendable {
+    /// New opaque id.
+    public var id: String
+    /// Validated username.
+    public var username: String
+    /// Validated display name.
+    public var displayName: String
+    /// bcrypt hash of the password.
+    public var passwordHash: String
+    /// Creation time.
+    public var createdAt: Date
+
+    /// Creates a new-user value.
+    public init(id: String, username: String, displayName: String, passwordHash: String, createdAt: Date) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+/// How an update treats the bio.
+public enum BioChange: Sendable, Equatable {
+    /// Leave the bio as it is.
+    case keep
+    /// Remove the bio.
+    case clear
+    /// Set this bio.
+    case set(String)
+}
+
+/// A profile photo: its bytes, media type and content digest.
+public struct StoredPhoto: Sendable, Equatable {
+    /// `image/jpeg`, `image/png` or `image/webp`.
+    public var mediaType: String
+    /// The image bytes.
+    public var data: Data
+    /// A hex digest of the bytes, used as ETag and as the photo URL's version.
+    public var digest: String
+    /// When it was uploaded.
+    public var updatedAt: Date
+
+    /// Creates a stored photo.
+    public init(mediaType: String, data: Data, digest: String, updatedAt: Date) {
+        self.mediaType = mediaType
+        self.data = data
+        self.digest = digest
+        self.updatedAt = updatedAt
+    }
+
+    /// A photo of `data`, its digest made as the server makes it for an upload.
+    public init(mediaType: String, data: Data, updatedAt: Date) {
+        self.init(mediaType: mediaType, data: data, digest: Hex.sha256(data), updatedAt: updatedAt)
+    }
+}
+
+/// What spending a refresh token did.
+public enum RefreshOutcome: Sendable, Equatable {
+    /// The token was valid; its successor is stored. Carries the user and session.
+    case rotated(userId: String, sessionId: String)
+    /// The token had been spent before: the whole session is now revoked.
+    case reused(sessionId: String)
+    /// Unknown, expired or revoked.
+    case invalid
+}
+
+/// A message to post.
+public struct NewMessage: Sendable {
+    /// New opaque id (used only when the message is really created).
+    public var id: String
+    /// The conversation to post into.
+    public var conversationId: String
+    /// The sender (the caller).
+    public var senderId: String
+    /// Validated body.
+    public var body: String
+    /// The caller's `Idempotency-Key`.
+    public var idempotencyKey: String
+    /// New opaque id for the recipient's notification.
+    public var notificationId: String
+    /// The time of sending.
+    public var now: Date
+
+    /// Creates a new-message value.
+    public init(id: String, conversationId: String, senderId: String, body: String, idempotencyKey: String, notificationId: String, now: Date) {
+        self.id = id
+        self.conversationId = conversationId
+        self.senderId = senderId
+        self.body = body
+        self.idempotencyKey = idempotencyKey
+        self.notificationId = notificationId
+        self.now = now
+    }
+}
+
+/// What posting a message did.
+public enum SendOutcome: Sendable, Equatable {
+    /// A new message; the recipient got the notification.
+    case created(Message, recipientId: String, notification: BazaarAPI.Notification)
+    /// The same key was used before for this same request: the original message.
+    case replayed(Message)
+    /// The conversation is missing or not the sender's.
+    case notFound
+    /// The key was used before for a different request.
+    case keyReused
+}
+
+/// What marking a conversation read did.
+public enum MarkReadOutcome: Sendable, Equatable {
+    /// Done; carries the other participant, who may want to know.
+    case marked(otherUserId: String)
+    /// The message is not in that conversation.
+    case unknownMessage
+}
+
+/// Errors storage reports to callers.
+public enum StoreError: Error, Equatable {
+    /// A uniqueness rule was broken (the associated text names it).
+    case conflict(String)
+    /// Stored data could not be read back as expected.
+    case corrupt(String)
+    /// The database cannot be reached now (it is down, restarting, or did not answer in time);
+    /// the request may be tried again shortly. Answered 503 with `Retry-After`.
+    case unavailable(String)
+}
