@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
+        .library(name: "BazaarDomain", targets: ["BazaarDomain"]),
         .library(name: "BazaarServer", targets: ["BazaarServer"]),
         .library(name: "BazaarServerRuntime", targets: ["BazaarServerRuntime"]),
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
@@ -188,14 +189,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The server: HTTP, authentication, live events, quotas, connection policy. It imports
+        // The marketplace's rules, each written once over BazaarStorage and run on every engine:
+        // services decide (validation, quotas, idempotency, what is stored and published); the
+        // store applies their write plans in one transaction.
+        .target(
+            name: "BazaarDomain",
+            dependencies: [
+                "BazaarAPI", "BazaarStorage",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The server: HTTP, authentication, live events, connection policy. It imports
         // no database driver: storage reaches it as a StorageEngine.
         .target(
             name: "BazaarServer",
             dependencies: [
-                "BazaarAPI", "BazaarStorage", "BazaarSearch",
+                "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -226,7 +239,7 @@ let package = Package(
         .executableTarget(
             name: "bazaar-server",
             dependencies: [
-                "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarSQLite",
+                "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarSQLite", "BazaarDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -240,7 +253,7 @@ let package = Package(
         .executableTarget(
             name: "bazaar-datagen",
             dependencies: [
-                "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres",
+                "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres", "BazaarDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -395,6 +408,7 @@ let package = Package(
                 "BazaarServer",
                 "BazaarServerRuntime",
                 "BazaarStorage",
+                "BazaarDomain",
                 "BazaarSearch",
                 "BazaarSQLite",
                 "BazaarPostgres",

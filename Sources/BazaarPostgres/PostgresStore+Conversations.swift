@@ -73,83 +73,15 @@ extension PostgresStore {
         }
     }
 
-    /// Posts a message exactly once per (sender, key), also when the same key reaches two
-    /// replicas at once: the key is claimed first by inserting it (the primary key decides; the
-    /// loser waits for the winner's commit and finds the key taken), then the message, the
-    /// conversation bump, the sender's read marker and the recipient's notification follow in the
-    /// same transaction.
-    public func sendMessage(_ send: NewMessage) async throws -> SendOutcome {
-        let nowMillis = StoredValues.millis(send.now)
-        let outcome: SendOutcome? = try await database.withTransaction { transaction in
-            guard
-                let member = try await transaction.rows(
-                    """
-                    SELECT user_low, user_high FROM conversations
-                    WHERE id = \(send.conversationId) AND (user_low = \(send.senderId) OR user_high = \(send.senderId))
-                    """
-                ).first
-            else { return .notFound }
-            let claimed = try await transaction.rows(
-                """
-                INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at)
-                VALUES (\(send.senderId), \(send.idempotencyKey), \(send.id), \(nowMillis))
-                ON CONFLICT (user_id, idem_key) DO NOTHING
-                RETURNING message_id
-                """)
-            // Taken: nothing was written; the replay is read below, outside this transaction.
-            guard !claimed.isEmpty else { return nil }
-            let (low, high) = try member.decode((String, String).self)
-            let recipientId = low == send.senderId ? high : low
-            guard
-                let inserted = try await transaction.rows(
-                    """
-                    INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
-                    VALUES (\(send.id), \(send.conversationId), \(send.senderId), \(send.body), \(nowMillis))
-                    RETURNING \(unescaped: Self.messageColumns)
-                    """
-                ).first
-            else { throw StoreError.corrupt("message vanished") }
-            let seq = try inserted.makeRandomAccess()["seq"].decode(Int64.self)
-            try await transaction.rows(
-                """
-                UPDATE conversations SET updated_at = \(nowMillis), last_message_id = \(send.id) WHERE id = \(send.conversationId)
-                """)
-            // The sender has read their own message.
-            try await transaction.rows(
-                """
-                UPDATE conversation_reads SET last_read_seq = \(seq)
-                WHERE conversation_id = \(send.conversationId) AND user_id = \(send.senderId) AND last_read_seq < \(seq)
-                """)
-            try await transaction.rows(
-                """
-                INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at)
-                VALUES (\(send.notificationId), \(recipientId), \(NotificationType.newMessage), FALSE, \(send.conversationId),
-                    \(send.id), \(nowMillis))
-                """)
-            let message = try Self.message(inserted)
-            let notification = BazaarAPI.Notification(
-                id: send.notificationId, type: NotificationType.newMessage, read: false, createdAt: message.createdAt,
-                conversationId: send.conversationId, messageId: send.id)
-            return .created(message, recipientId: recipientId, notification: notification)
+    public func conversationMembers(id: String) async throws -> ConversationMembers? {
+        try await database.rows("SELECT user_low, user_high FROM conversations WHERE id = \(id)").first.map { row in
+            let (low, high) = try row.decode((String, String).self)
+            return ConversationMembers(low, high)
         }
-        if let outcome { return outcome }
-        return try await replay(send)
     }
 
-    /// The answer to a key used before: the original message when it was the same request.
-    private func replay(_ send: NewMessage) async throws -> SendOutcome {
-        guard
-            let row = try await database.rows(
-                """
-                SELECT m.id, m.seq, m.conversation_id, m.sender_id, m.body, m.created_at
-                FROM idempotency_keys k JOIN messages m ON m.id = k.message_id
-                WHERE k.user_id = \(send.senderId) AND k.idem_key = \(send.idempotencyKey)
-                """
-            ).first
-        else { throw StoreError.corrupt("idempotency key without its message") }
-        let previous = try Self.message(row)
-        guard previous.conversationId == send.conversationId, previous.body == send.body else { return .keyReused }
-        return .replayed(previous)
+    public func message(id: String) async throws -> Message? {
+        try await database.rows("SELECT \(unescaped: Self.messageColumns) FROM messages WHERE id = \(id)").first.map(Self.message)
     }
 
     /// Moves the viewer's read marker up to the message (never down) and marks its notifications read.

@@ -8,8 +8,8 @@ extension SQLiteStore {
     public func openConversation(
         between userId: String, and otherUserId: String, productId: String?, newId: String, now: Date
     ) async throws -> (conversation: Conversation, created: Bool) {
-        try await writer.write { db in
-            let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
+        let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
+        let opened: (conversation: Conversation, created: Bool) = try await writer.write { db in
             let productKey = productId ?? ""
             var created = false
             var id = try String.fetchOne(
@@ -37,6 +37,8 @@ extension SQLiteStore {
             }
             return (conversation, created)
         }
+        conversationMembersMemo.remember(ConversationMembers(low, high), of: opened.conversation.id)
+        return opened
     }
 
     /// The conversation as the viewer sees it, or `nil` when missing or not theirs.
@@ -104,56 +106,22 @@ extension SQLiteStore {
         return read.slice
     }
 
-    /// Posts a message exactly once per (sender, key): message, conversation bump, key and
-    /// the recipient's notification are one transaction.
-    public func sendMessage(_ send: NewMessage) async throws -> SendOutcome {
-        let (outcome, position): (SendOutcome, Int64?) = try await writer.write { db in
-            guard let member = try Self.memberRow(db, conversationId: send.conversationId, userId: send.senderId) else {
-                return (.notFound, nil)
+    public func conversationMembers(id: String) async throws -> ConversationMembers? {
+        if let members = conversationMembersMemo.members(of: id) { return members }
+        let members = try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT user_low, user_high FROM conversations WHERE id = ?"), arguments: [id]
+            ).map { row in
+                ConversationMembers(
+                    try row.decode(String.self, forColumn: "user_low"), try row.decode(String.self, forColumn: "user_high"))
             }
-            if let previousId = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
-                arguments: [send.senderId, send.idempotencyKey])
-            {
-                guard let previous = try Self.fetchMessage(db, id: previousId),
-                    previous.conversationId == send.conversationId, previous.body == send.body
-                else { return (.keyReused, nil) }
-                return (.replayed(previous), nil)
-            }
-            let now = StoredValues.millis(send.now)
-            let seq = try Self.nextSeq(db, table: .messages)
-            try db.run(
-                sql: "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [send.id, seq, send.conversationId, send.senderId, send.body, now])
-            try db.run(
-                sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",
-                arguments: [now, send.id, send.conversationId])
-            try db.run(
-                sql: "INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [send.senderId, send.idempotencyKey, send.id, now])
-            // The sender has read their own message.
-            try db.run(
-                sql: "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ?",
-                arguments: [seq, send.conversationId, send.senderId])
-            let recipientId = member.otherUserId
-            let notificationSeq = try Self.nextSeq(db, table: .notifications)
-            try db.run(
-                sql: """
-                    INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at)
-                    VALUES (?, ?, ?, ?, 0, ?, ?, ?)
-                    """,
-                arguments: [send.notificationId, notificationSeq, recipientId, NotificationType.newMessage, send.conversationId, send.id, now])
-            guard let message = try Self.fetchMessage(db, id: send.id) else { throw StoreError.corrupt("message vanished") }
-            let notification = BazaarAPI.Notification(
-                id: send.notificationId, type: NotificationType.newMessage, read: false, createdAt: message.createdAt,
-                conversationId: send.conversationId, messageId: send.id)
-            return (.created(message, recipientId: recipientId, notification: notification), seq)
         }
-        // Committed: the pages held of this conversation gain the message before anyone hears of it.
-        if case .created(let message, _, _) = outcome, let position {
-            newestMessages.add(message, at: position)
-        }
-        return outcome
+        if let members { conversationMembersMemo.remember(members, of: id) }
+        return members
+    }
+
+    public func message(id: String) async throws -> Message? {
+        try await pool.read { db in try Self.fetchMessage(db, id: id) }
     }
 
     /// Moves the viewer's read marker up to the message and marks its notifications read.

@@ -19,10 +19,17 @@ public struct SQLiteStore: BazaarStore {
     let activeSessions = ActiveSessionMemo()
     /// Each conversation's newest page of messages, so an open chat's history rarely reads the database.
     let newestMessages = NewestMessagesMemo()
+    /// The members of conversations seen, so a send's recipient rarely needs a read.
+    let conversationMembersMemo = ConversationMembersMemo()
+    /// Where the live events of applied plans go once they commit; `nil` for a store without a
+    /// server (tools, tests of storage alone), whose events have no socket to reach.
+    let events: (any LiveEventBus)?
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date; at
-    /// most `maxBatch` concurrent writes share a transaction (1 turns grouping off).
-    public init(path: String, maxBatch: Int = 256) throws {
+    /// most `maxBatch` concurrent writes share a transaction (1 turns grouping off); the live
+    /// events of applied plans go to `events`.
+    public init(path: String, maxBatch: Int = 256, events: (any LiveEventBus)? = nil) throws {
+        self.events = events
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -56,7 +57,11 @@ public struct BazaarServer: Sendable {
             hasher: hasher,
             throttle: backend.throttle, hub: hub, events: backend.events,
             metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
-            trustForwardedFor: configuration.trustForwardedFor, quotas: QuotaLimiter(policy: configuration.quotas), logger: logger)
+            trustForwardedFor: configuration.trustForwardedFor,
+            services: MarketplaceServices(
+                store: store, quotas: QuotaLimiter(policy: configuration.quotas), hasher: hasher,
+                clock: DomainClock(now: configuration.now)),
+            logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }

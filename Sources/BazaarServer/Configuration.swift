@@ -1,3 +1,4 @@
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Logging

@@ -61,10 +61,17 @@ public protocol BazaarStore: Sendable {
     func conversations(viewerId: String, before position: ConversationPosition?, limit: Int) async throws -> (items: [Conversation], next: ConversationPosition?)
     /// Messages of a conversation the viewer is in, newest first; `nil` when not theirs.
     func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>?
-    /// Posts a message exactly once per (sender, idempotency key); see ``SendOutcome``.
-    func sendMessage(_ send: NewMessage) async throws -> SendOutcome
+    /// The two members of a conversation, or `nil` when it does not exist.
+    func conversationMembers(id: String) async throws -> ConversationMembers?
+    /// The message with this id, or `nil`.
+    func message(id: String) async throws -> Message?
     /// Marks messages up to `messageId` read for the viewer; `nil` when the conversation is not theirs.
     func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome?
+
+    // MARK: Rules' writes
+
+    /// Applies the writes of one rule in one transaction; see ``WritePlan``.
+    func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome
 
     // MARK: Notifications
 
@@ -187,47 +194,6 @@ public enum RefreshOutcome: Sendable, Equatable {
     case reused(sessionId: String)
     /// Unknown, expired or revoked.
     case invalid
-}
-
-/// A message to post.
-public struct NewMessage: Sendable {
-    /// New opaque id (used only when the message is really created).
-    public var id: String
-    /// The conversation to post into.
-    public var conversationId: String
-    /// The sender (the caller).
-    public var senderId: String
-    /// Validated body.
-    public var body: String
-    /// The caller's `Idempotency-Key`.
-    public var idempotencyKey: String
-    /// New opaque id for the recipient's notification.
-    public var notificationId: String
-    /// The time of sending.
-    public var now: Date
-
-    /// Creates a new-message value.
-    public init(id: String, conversationId: String, senderId: String, body: String, idempotencyKey: String, notificationId: String, now: Date) {
-        self.id = id
-        self.conversationId = conversationId
-        self.senderId = senderId
-        self.body = body
-        self.idempotencyKey = idempotencyKey
-        self.notificationId = notificationId
-        self.now = now
-    }
-}
-
-/// What posting a message did.
-public enum SendOutcome: Sendable, Equatable {
-    /// A new message; the recipient got the notification.
-    case created(Message, recipientId: String, notification: BazaarAPI.Notification)
-    /// The same key was used before for this same request: the original message.
-    case replayed(Message)
-    /// The conversation is missing or not the sender's.
-    case notFound
-    /// The key was used before for a different request.
-    case keyReused
 }
 
 /// What marking a conversation read did.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BazaarDomain
 import BazaarSQLite
 import BazaarServer
 import BazaarServerRuntime

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarServer
 import Foundation
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import Foundation
 import Hummingbird
 
@@ -92,6 +93,17 @@ extension APIError {
         return APIError(
             status: .tooManyRequests, code: "rate_limited",
             message: "Too many \(action.plural); try again in \(seconds) seconds.", headers: headers)
+    }
+
+    /// The answer to a rule's refusal: each ``DomainError`` case has its one status and code.
+    init(_ error: DomainError) {
+        switch error {
+        case .badRequest(let code, let message): self = .badRequest(code, message)
+        case .invalidField(let field, let rule): self = .invalidField(field, rule)
+        case .notFound(let what): self = .notFound(what)
+        case .conflict(let code, let message): self = .conflict(code, message)
+        case .rateLimited(let action, let retryAfter): self = .rateLimited(action, retryAfter: retryAfter)
+        }
     }
 
     /// 503: the database cannot be reached now; try again after a moment.

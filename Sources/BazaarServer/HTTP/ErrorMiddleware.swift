@@ -1,3 +1,4 @@
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -16,6 +17,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return error.makeResponse()
+        } catch let error as DomainError {
+            return APIError(error).makeResponse()
         } catch StoreError.unavailable(let reason) {
             return APIError.unavailable(reason).makeResponse()
         } catch let error as any HTTPResponseError {

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarSearch
 import BazaarStorage
 import Hummingbird

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import Hummingbird
 
 /// Counts every read (`GET`, except `/health` and `/metrics`, which load balancers and scrapers

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -19,17 +20,8 @@ struct AuthRoutes: RouteGroup {
 
     func register(_ request: Request) async throws -> Response {
         let body = try await RequestBody.decode(RegisterRequest.self, from: request)
-        try Validation.username(body.username)
-        try Validation.password(body.password)
-        try Validation.displayName(body.displayName)
-        let hash = try await deps.hasher.hash(body.password)
-        let record: UserRecord
-        do {
-            record = try await deps.store.createUser(
-                NewUser(id: deps.newId(), username: body.username, displayName: body.displayName, passwordHash: hash, createdAt: deps.now()))
-        } catch StoreError.conflict {
-            throw APIError.conflict("username_taken", "That username is taken.")
-        }
+        let record = try await deps.services.accounts.register(
+            username: body.username, password: body.password, displayName: body.displayName)
         deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
         let tokens = try await startSession(userId: record.user.id)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens), status: .created)

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import HTTPTypes
@@ -54,30 +55,15 @@ struct ConversationRoutes: RouteGroup {
 
     func send(_ request: Request, conversationId: String) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
-        let key = try Validation.idempotencyKey(request.headers.value(named: APIHeaders.idempotencyKey))
+        let key = request.headers.value(named: APIHeaders.idempotencyKey)
         let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
-        try Validation.messageBody(body.body)
-        try deps.quotas.charge(.sendMessage, by: caller.userId)
-        let outcome = try await deps.store.sendMessage(
-            NewMessage(
-                id: deps.newId(), conversationId: conversationId, senderId: caller.userId, body: body.body,
-                idempotencyKey: key, notificationId: deps.newId(), now: deps.now()))
-        switch outcome {
-        case .created(let message, let recipientId, let notification):
-            await deps.events.publish(.messageCreated(message), to: [recipientId, caller.userId])
-            await deps.events.publish(.notificationCreated(notification), to: [recipientId])
+        switch try await deps.services.messages.send(body.body, idempotencyKey: key, to: conversationId, from: caller.userId) {
+        case .created(let message):
             return JSONResponse.make(message, status: .created)
         case .replayed(let message):
-            // A replay of a message already sent is not a new one.
-            deps.quotas.refund(.sendMessage, by: caller.userId)
             var headers = HTTPFields()
             if let name = HTTPField.Name(APIHeaders.idempotentReplayed) { headers[name] = "true" }
             return JSONResponse.make(message, status: .created, headers: headers)
-        case .notFound:
-            throw APIError.notFound("The conversation")
-        case .keyReused:
-            throw APIError.conflict(
-                "idempotency_key_reused", "This Idempotency-Key was already used for a different message.")
         }
     }
 

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -21,9 +22,12 @@ struct ServerDependencies: Sendable {
     let now: @Sendable () -> Date
     /// Whether the login throttle reads the client address from `X-Forwarded-For`.
     let trustForwardedFor: Bool
-    /// Per-user write quotas and per-address read quotas.
-    let quotas: QuotaLimiter
+    /// The marketplace's rules (``MarketplaceServices``): what routes call to decide.
+    let services: MarketplaceServices
     let logger: Logger
+
+    /// Per-user write quotas and per-address read quotas (the services charge the same ones).
+    var quotas: QuotaLimiter { services.quotas }
 
     /// A new opaque id (a random UUID in lower-case text).
     func newId() -> String {

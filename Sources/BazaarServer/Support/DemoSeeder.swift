@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Logging
@@ -46,10 +47,8 @@ struct DemoSeeder {
             between: bob.id, and: ada.id, productId: products.first?.id, newId: deps.newId(), now: deps.now()
         ).conversation
         for (sender, body) in [(bob, "Hi! Is the road bike still available?"), (ada, "Yes, come and try it on Saturday.")] {
-            _ = try await deps.store.sendMessage(
-                NewMessage(
-                    id: deps.newId(), conversationId: conversation.id, senderId: sender.id, body: body,
-                    idempotencyKey: "seed-" + deps.newId(), notificationId: deps.newId(), now: deps.now()))
+            _ = try await deps.services.messages.send(
+                body, idempotencyKey: "seed-" + deps.newId(), to: conversation.id, from: sender.id)
         }
         deps.logger.notice("seeded demo data", metadata: ["users": "ada, bob, cyd"])
     }

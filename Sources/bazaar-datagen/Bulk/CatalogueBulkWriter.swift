@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarPostgres
 import BazaarServer
 import BazaarStorage

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import GRDB
@@ -18,8 +19,8 @@ struct GroupCommitTests {
             let bob = try await fixtures.user("bob")
             let conversation = try await fixtures.conversation(ada, bob)
             let before = store.writer.statistics
-            try await withThrowingTaskGroup(of: SendOutcome.self) { group in
-                for index in 0..<20 { group.addTask { try await store.sendMessage(fixtures.newMessage("m\(index)", in: conversation, from: ada)) } }
+            try await withThrowingTaskGroup(of: MessageService.Sent.self) { group in
+                for index in 0..<20 { group.addTask { try await fixtures.send(fixtures.newMessage("m\(index)", in: conversation, from: ada)) } }
                 try await group.waitForAll()
             }
             let after = store.writer.statistics
@@ -39,8 +40,8 @@ struct GroupCommitTests {
             // 60 distinct messages, and one key sent 20 times at once.
             var sends = (0..<60).map { fixtures.newMessage("message \($0)", in: conversation, from: ada) }
             sends += (0..<20).map { _ in fixtures.newMessage("twenty times", in: conversation, from: bob, key: "shared-key") }
-            let outcomes = try await withThrowingTaskGroup(of: SendOutcome.self) { group in
-                for send in sends { group.addTask { try await store.sendMessage(send) } }
+            let outcomes = try await withThrowingTaskGroup(of: MessageService.Sent.self) { group in
+                for send in sends { group.addTask { try await fixtures.send(send) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             let created = outcomes.filter { if case .created = $0 { true } else { false } }

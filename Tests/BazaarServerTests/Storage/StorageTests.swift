@@ -216,57 +216,6 @@ struct StorageTests {
     }
 
     @Test(arguments: StorageKind.available)
-    func anIdempotencyKeyPostsOnceReplaysTheSameRequestAndRefusesAnother(storage: StorageKind) async throws {
-        try await storage.withStore { store in
-            let fixtures = StoreFixtures(store)
-            let ada = try await fixtures.user("ada")
-            let bob = try await fixtures.user("bob")
-            let cyd = try await fixtures.user("cyd")
-            let conversation = try await fixtures.conversation(bob, ada)
-            let send = fixtures.newMessage("hello", in: conversation, from: bob, key: "k1")
-            guard case .created(let message, let recipient, let notification) = try await store.sendMessage(send) else {
-                Issue.record("expected a new message")
-                return
-            }
-            #expect(recipient == ada.id)
-            #expect(notification.messageId == message.id)
-            #expect(message.body == "hello")
-            var again = fixtures.newMessage("hello", in: conversation, from: bob, key: "k1")
-            #expect(try await store.sendMessage(again) == .replayed(message))
-            again.body = "something else"
-            #expect(try await store.sendMessage(again) == .keyReused)
-            #expect(try await store.sendMessage(fixtures.newMessage("hi", in: conversation, from: cyd)) == .notFound)
-            // The same key belongs to each sender separately.
-            guard case .created = try await store.sendMessage(fixtures.newMessage("hello", in: conversation, from: ada, key: "k1")) else {
-                Issue.record("another sender's key is their own")
-                return
-            }
-        }
-    }
-
-    @Test(arguments: StorageKind.available)
-    func oneIdempotencyKeySentManyTimesAtOnceStoresOneMessage(storage: StorageKind) async throws {
-        try await storage.withStore { store in
-            let fixtures = StoreFixtures(store)
-            let ada = try await fixtures.user("ada")
-            let bob = try await fixtures.user("bob")
-            let conversation = try await fixtures.conversation(bob, ada)
-            let outcomes = try await withThrowingTaskGroup(of: SendOutcome.self) { group in
-                for _ in 0..<12 {
-                    group.addTask { try await store.sendMessage(fixtures.newMessage("once", in: conversation, from: bob, key: "same")) }
-                }
-                return try await group.reduce(into: [SendOutcome]()) { $0.append($1) }
-            }
-            let created = outcomes.compactMap { if case .created(let message, _, _) = $0 { message } else { nil } }
-            #expect(created.count == 1)
-            #expect(outcomes.allSatisfy { if case .replayed(let message) = $0 { message == created.first } else { true } })
-            let history = try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: 50)
-            #expect(history?.items.count == 1)
-            #expect(try await store.notifications(userId: ada.id, before: nil, limit: 50).items.count == 1)
-        }
-    }
-
-    @Test(arguments: StorageKind.available)
     func unreadCountsFollowMessagesAndReadMarkers(storage: StorageKind) async throws {
         try await storage.withStore { store in
             let fixtures = StoreFixtures(store)

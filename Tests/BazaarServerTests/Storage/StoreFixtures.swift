@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarServer
 import BazaarStorage
 import Foundation
@@ -10,9 +11,15 @@ struct StoreFixtures {
     let store: any BazaarStore
     let now: Date
 
+    /// The marketplace's rules over this store, on this fixture's clock, without quotas.
+    let services: MarketplaceServices
+
     init(_ store: any BazaarStore, now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         self.store = store
         self.now = now
+        services = MarketplaceServices(
+            store: store, quotas: QuotaLimiter(policy: .unlimited), hasher: PasswordHasher(cost: 4),
+            clock: DomainClock(now: { now }))
     }
 
     static func id() -> String { UUID().uuidString.lowercased() }
@@ -51,15 +58,28 @@ struct StoreFixtures {
         try await store.openConversation(between: a.id, and: b.id, productId: product?.id, newId: Self.id(), now: now).conversation
     }
 
-    func newMessage(_ body: String, in conversation: Conversation, from sender: User, key: String? = nil) -> NewMessage {
-        NewMessage(
-            id: Self.id(), conversationId: conversation.id, senderId: sender.id, body: body, idempotencyKey: key ?? Self.id(),
-            notificationId: Self.id(), now: now)
+
+    /// A send not made yet: what ``send(_:)`` sends.
+    struct PendingSend: Sendable {
+        var body: String
+        var conversationId: String
+        var senderId: String
+        var key: String
+    }
+
+    func newMessage(_ body: String, in conversation: Conversation, from sender: User, key: String? = nil) -> PendingSend {
+        PendingSend(body: body, conversationId: conversation.id, senderId: sender.id, key: key ?? Self.id())
+    }
+
+    /// Sends through the message rule (``MessageService``), as the server does.
+    func send(_ pending: PendingSend) async throws -> MessageService.Sent {
+        try await services.messages.send(
+            pending.body, idempotencyKey: pending.key, to: pending.conversationId, from: pending.senderId)
     }
 
     /// Sends and expects a new message.
     func send(_ body: String, in conversation: Conversation, from sender: User) async throws -> Message {
-        guard case .created(let message, _, _) = try await store.sendMessage(newMessage(body, in: conversation, from: sender)) else {
+        guard case .created(let message) = try await send(newMessage(body, in: conversation, from: sender)) else {
             throw FixtureError.notCreated
         }
         return message

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Counts each user's (or, for reads, each client address's) actions against the
 /// ``QuotaPolicy`` in token buckets, and answers `429` with `Retry-After` past a limit.
-final class QuotaLimiter: Sendable {
+package final class QuotaLimiter: Sendable {
     private struct Key: Hashable {
         let action: QuotaAction
         let subject: String
@@ -20,14 +20,14 @@ final class QuotaLimiter: Sendable {
     /// Past this many buckets, full ones are forgotten (a new bucket is full anyway).
     static let pruneThreshold = 10_000
 
-    init(policy: QuotaPolicy) {
+    package init(policy: QuotaPolicy) {
         self.policy = policy
     }
 
     /// Counts one `action` by `subject` (a user id, or a client address for reads).
     ///
-    /// - Throws: ``APIError`` `429 rate_limited` with `Retry-After` when the subject is over its quota.
-    func charge(_ action: QuotaAction, by subject: String) throws(APIError) {
+    /// - Throws: ``DomainError/rateLimited(_:retryAfter:)`` with `Retry-After` when the subject is over its quota.
+    package func charge(_ action: QuotaAction, by subject: String) throws(DomainError) {
         guard let perMinute = policy.perMinute(action) else { return }
         let now = ContinuousClock.now
         let wait = buckets.withLock { buckets -> Int? in
@@ -44,11 +44,11 @@ final class QuotaLimiter: Sendable {
             buckets.byKey[key] = bucket
             return wait
         }
-        if let wait { throw APIError.rateLimited(action, retryAfter: wait) }
+        if let wait { throw DomainError.rateLimited(action, retryAfter: wait) }
     }
 
     /// Gives back a charge that turned out not to be a new action (an idempotent replay).
-    func refund(_ action: QuotaAction, by subject: String) {
+    package func refund(_ action: QuotaAction, by subject: String) {
         buckets.withLock { $0.byKey[Key(action: action, subject: subject)]?.giveBack() }
     }
 }

@@ -4,70 +4,70 @@ import Foundation
 /// The field rules of the contract (kept equal to the JSON Schemas in `openapi.yaml`).
 ///
 /// Lengths count Unicode scalars, as JSON Schema's `minLength`/`maxLength` do.
-enum Validation {
-    static func username(_ value: String) throws {
+package enum Validation {
+    package static func username(_ value: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
         guard (3...32).contains(value.unicodeScalars.count), value.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw APIError.invalidField("username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
+            throw DomainError.invalidField("username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
         }
     }
 
-    static func password(_ value: String) throws {
+    package static func password(_ value: String) throws {
         // Only a hash of the password is stored, so any character, NUL included, is fine.
         guard (8...128).contains(value.unicodeScalars.count) else {
-            throw APIError.invalidField("password", "must be 8-128 characters")
+            throw DomainError.invalidField("password", "must be 8-128 characters")
         }
     }
 
-    static func displayName(_ value: String) throws {
+    package static func displayName(_ value: String) throws {
         try length(value, field: "displayName", 1...64)
     }
 
-    static func bio(_ value: String) throws {
+    package static func bio(_ value: String) throws {
         try length(value, field: "bio", 0...500)
     }
 
-    static func product(_ request: CreateProductRequest) throws {
+    package static func product(_ request: CreateProductRequest) throws {
         try length(request.title, field: "title", 1...120)
         try length(request.description, field: "description", 0...5000)
         guard (0...1_000_000_000_000).contains(request.priceCents) else {
-            throw APIError.invalidField("priceCents", "must be an integer from 0 to 1000000000000")
+            throw DomainError.invalidField("priceCents", "must be an integer from 0 to 1000000000000")
         }
         let upper = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
         guard request.currency.unicodeScalars.count == 3, request.currency.unicodeScalars.allSatisfy(upper.contains) else {
-            throw APIError.invalidField("currency", "must be an ISO 4217 code of three upper-case letters")
+            throw DomainError.invalidField("currency", "must be an ISO 4217 code of three upper-case letters")
         }
     }
 
-    static func messageBody(_ value: String) throws {
+    package static func messageBody(_ value: String) throws {
         try length(value, field: "body", 1...4000)
     }
 
     /// `Idempotency-Key`: 1-255 visible ASCII characters.
-    static func idempotencyKey(_ value: String?) throws -> String {
+    package static func idempotencyKey(_ value: String?) throws -> String {
         guard let value else {
-            throw APIError.badRequest("missing_idempotency_key", "Sending a message needs an Idempotency-Key header.")
+            throw DomainError.badRequest("missing_idempotency_key", "Sending a message needs an Idempotency-Key header.")
         }
         guard (1...255).contains(value.unicodeScalars.count), value.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {
-            throw APIError.invalidField("Idempotency-Key", "must be 1-255 visible ASCII characters")
+            throw DomainError.invalidField("Idempotency-Key", "must be 1-255 visible ASCII characters")
         }
         return value
     }
 
     /// Whether `text` is an id as this server makes them: a lower-case UUID.
-    static func isId(_ text: String) -> Bool {
+    package static func isId(_ text: String) -> Bool {
         UUID(uuidString: text) != nil && text == text.lowercased()
     }
 
     /// The length rule, and no NUL characters: PostgreSQL's text cannot hold them, so the API
     /// refuses them everywhere rather than only on one storage.
-    static func length(_ value: String, field: String, _ range: ClosedRange<Int>) throws {
+    package static func length(_ value: String, field: String, _ range: ClosedRange<Int>) throws {
         guard range.contains(value.unicodeScalars.count) else {
-            throw APIError.invalidField(field, "must be \(range.lowerBound)-\(range.upperBound) characters")
+            throw DomainError.invalidField(field, "must be \(range.lowerBound)-\(range.upperBound) characters")
         }
         guard !value.unicodeScalars.contains("\u{0}") else {
-            throw APIError.invalidField(field, "must not contain NUL characters")
+            throw DomainError.invalidField(field, "must not contain NUL characters")
         }
     }
 }

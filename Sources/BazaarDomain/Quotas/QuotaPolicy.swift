@@ -33,7 +33,7 @@ public struct QuotaPolicy: Sendable, Equatable {
         readsPerMinutePerAddress: nil)
 
     /// The per-minute limit of `action`.
-    func perMinute(_ action: QuotaAction) -> Int? {
+    package func perMinute(_ action: QuotaAction) -> Int? {
         switch action {
         case .sendMessage: messagesPerMinute
         case .startConversation: conversationsPerMinute
@@ -45,11 +45,12 @@ public struct QuotaPolicy: Sendable, Equatable {
 }
 
 /// What a quota counts.
-enum QuotaAction: Sendable, Hashable, CaseIterable {
+public enum QuotaAction: Sendable, Hashable, CaseIterable {
+    /// The kinds of action.
     case sendMessage, startConversation, listProduct, uploadPhoto, read
 
     /// How a `429` names it: "Too many message sends".
-    var plural: String {
+    public var plural: String {
         switch self {
         case .sendMessage: "message sends"
         case .startConversation: "new conversations"

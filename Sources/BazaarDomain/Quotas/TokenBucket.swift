@@ -1,13 +1,13 @@
 /// A token bucket: holds up to `capacity` tokens, refilled continuously at `perSecond`; each
 /// action takes one.
-struct TokenBucket: Sendable {
-    let capacity: Double
-    let perSecond: Double
+package struct TokenBucket: Sendable {
+    package let capacity: Double
+    package let perSecond: Double
     private(set) var tokens: Double
     private var updated: ContinuousClock.Instant
 
     /// A full bucket of `perMinute` tokens, refilled at `perMinute` a minute.
-    init(perMinute: Int, now: ContinuousClock.Instant) {
+    package init(perMinute: Int, now: ContinuousClock.Instant) {
         capacity = Double(perMinute)
         perSecond = Double(perMinute) / 60
         tokens = capacity

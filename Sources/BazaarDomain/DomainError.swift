@@ -1,0 +1,21 @@
+/// Why a marketplace rule refused what was asked: the one error type services throw.
+///
+/// Each case names what the caller did wrong, never how it travels: the server's error middleware
+/// turns each into the contract's status and `{"error": {"code", "message"}}` body, in one place.
+public enum DomainError: Error, Sendable, Equatable {
+    /// The request cannot be understood (400): a `snake_case` code and a sentence.
+    case badRequest(code: String, message: String)
+    /// A field breaks its rule (422): the field's name and the rule, as "must be …".
+    case invalidField(String, String)
+    /// Missing, or not the caller's to see (404, the same answer on purpose): what it was.
+    case notFound(String)
+    /// Conflicts with what exists (409): a `snake_case` code and a sentence.
+    case conflict(code: String, message: String)
+    /// Over a ``QuotaPolicy`` limit (429): try again after `retryAfter` seconds.
+    case rateLimited(QuotaAction, retryAfter: Int)
+
+    /// 400 with this code and message.
+    static func badRequest(_ code: String, _ message: String) -> DomainError {
+        .badRequest(code: code, message: message)
+    }
+}

@@ -1,0 +1,23 @@
+import BazaarStorage
+import Foundation
+
+/// Every rule service of the marketplace over one store, made once per server (or per test).
+///
+/// Routes call these and only translate: they parse a request into a call and a result (or a
+/// ``DomainError``) into a response. Each service decides validation, quotas, idempotency, what
+/// is stored, what is published and who is told; the store applies its ``WritePlan``s.
+public struct MarketplaceServices: Sendable {
+    /// Sending messages.
+    public let messages: MessageService
+    /// Registering accounts.
+    public let accounts: AccountService
+    /// The per-user write quotas and per-address read quotas the services charge.
+    package let quotas: QuotaLimiter
+
+    /// The services over `store`, under `quotas`, hashing passwords with `hasher`, on `clock`.
+    package init(store: any BazaarStore, quotas: QuotaLimiter, hasher: PasswordHasher, clock: DomainClock) {
+        self.quotas = quotas
+        messages = MessageService(store: store, quotas: quotas, clock: clock)
+        accounts = AccountService(store: store, hasher: hasher, clock: clock)
+    }
+}

@@ -1,0 +1,106 @@
+import BazaarAPI
+import BazaarStorage
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// Applies the plan in one savepoint of the shared group-commit transaction; its live events
+    /// are published once that transaction has committed (this process is the database's only
+    /// reader, so nothing can see the rows before the events go).
+    public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
+        let written: Written
+        do {
+            let nowMillis = StoredValues.millis(now)
+            written = try await writer.write { db in try Self.write(plan, at: nowMillis, into: db) }
+        } catch let taken as ClaimTaken {
+            return .claimTaken(resultId: taken.resultId)
+        }
+        switch written {
+        case .claimTaken(let resultId):
+            return .claimTaken(resultId: resultId)
+        case .applied(let appended):
+            // Committed: the pages held of a conversation gain its message before anyone hears of it.
+            for (message, seq) in appended { newestMessages.add(message, at: seq) }
+            if let events {
+                for case .publish(let event, let userIds) in plan.writes { await events.publish(event, to: userIds) }
+            }
+            return .applied
+        }
+    }
+
+    /// What running a plan's writes did.
+    private enum Written: Sendable {
+        /// Every write is made; the messages appended, with their positions.
+        case applied([(message: Message, seq: Int64)])
+        /// A claim was taken before the plan wrote anything: nothing to roll back, so the job
+        /// ends as a read and the writes sharing its transaction are untouched.
+        case claimTaken(String)
+    }
+
+    /// A claim found taken after the plan wrote: thrown to roll the plan's savepoint back.
+    private struct ClaimTaken: Error {
+        let resultId: String
+    }
+
+    /// Runs each write of the plan.
+    private static func write(_ plan: WritePlan, at nowMillis: Int64, into db: Database) throws -> Written {
+        var appended: [(message: Message, seq: Int64)] = []
+        var claims: [IdempotencyClaim] = []
+        var wrote = false
+        for write in plan.writes {
+            switch write {
+            case .claim(let claim):
+                // Writers are serialised, so looking before inserting cannot race.
+                if let previous = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
+                    arguments: [claim.owner, claim.key])
+                {
+                    if wrote { throw ClaimTaken(resultId: previous) }
+                    return .claimTaken(previous)
+                }
+                // Stored after the plan's other writes: the key's row refers to its result, and
+                // SQLite checks that reference at once (PostgreSQL's is deferred to the commit).
+                claims.append(claim)
+            case .appendMessage(let message):
+                wrote = true
+                appended.append((message, try append(message, into: db)))
+            case .notify(let userId, let notification):
+                wrote = true
+                try db.run(
+                    sql: """
+                        INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        notification.id, try nextSeq(db, table: .notifications), userId, notification.type,
+                        notification.read ? 1 : 0, notification.conversationId, notification.messageId,
+                        StoredValues.millis(notification.createdAt),
+                    ])
+            case .publish:
+                break  // after the commit, in apply
+            }
+        }
+        for claim in claims {
+            try db.run(
+                sql: "INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [claim.owner, claim.key, claim.resultId, nowMillis])
+        }
+        return .applied(appended)
+    }
+
+    /// Inserts the message, moves its conversation's activity to it and marks it read by its sender.
+    private static func append(_ message: Message, into db: Database) throws -> Int64 {
+        let at = StoredValues.millis(message.createdAt)
+        let seq = try nextSeq(db, table: .messages)
+        try db.run(
+            sql: "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [message.id, seq, message.conversationId, message.senderId, message.body, at])
+        try db.run(
+            sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",
+            arguments: [at, message.id, message.conversationId])
+        try db.run(
+            sql: "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ?",
+            arguments: [seq, message.conversationId, message.senderId])
+        return seq
+    }
+}

@@ -1,0 +1,87 @@
+import BazaarAPI
+
+/// The writes of one marketplace rule, applied by a store in one transaction: all of them or
+/// none.
+///
+/// A service (in `BazaarDomain`) decides what a rule writes and builds the plan; each engine
+/// implements each kind of ``StoredWrite`` once, in its dialect, and decides races in the
+/// database: a ``StoredWrite/claim(_:)`` is a unique row, and a plan whose claim was taken first
+/// writes nothing. Live events in a plan commit with it: on PostgreSQL they are rows of the same
+/// transaction, notified at its commit (a transactional outbox); on SQLite, whose only reader
+/// is this process, they are delivered once the transaction has committed.
+public struct WritePlan: Sendable, Equatable {
+    /// The writes, in the order they are applied.
+    public private(set) var writes: [StoredWrite]
+
+    /// A plan of these writes.
+    public init(_ writes: [StoredWrite] = []) {
+        self.writes = writes
+    }
+
+    /// Adds a write after the others.
+    public mutating func append(_ write: StoredWrite) {
+        writes.append(write)
+    }
+}
+
+/// One write of a ``WritePlan``: a primitive each engine implements once.
+public enum StoredWrite: Sendable, Equatable {
+    /// Claims an idempotency key for a result. When another plan claimed it first, nothing of
+    /// this plan is written and the store answers ``PlanOutcome/claimTaken(resultId:)``.
+    case claim(IdempotencyClaim)
+    /// Adds a message to its conversation: the conversation's activity and last message move to
+    /// it, and its sender has read it.
+    case appendMessage(Message)
+    /// Adds a notification for a user.
+    case notify(userId: String, BazaarAPI.Notification)
+    /// Announces a live event to the listed users' sockets, on every replica, when the plan
+    /// commits (never if it does not).
+    case publish(LiveEvent, to: [String])
+}
+
+/// An idempotency key claimed for the result it produced.
+public struct IdempotencyClaim: Sendable, Equatable {
+    /// Whose key it is (keys of different users never collide).
+    public var owner: String
+    /// The key as the client sent it.
+    public var key: String
+    /// The id of what the first request with this key made.
+    public var resultId: String
+
+    /// A claim of `key` by `owner` for `resultId`.
+    public init(owner: String, key: String, resultId: String) {
+        self.owner = owner
+        self.key = key
+        self.resultId = resultId
+    }
+}
+
+/// What applying a plan did.
+public enum PlanOutcome: Sendable, Equatable {
+    /// Every write is stored (and its events published).
+    case applied
+    /// The plan's claim was taken by an earlier request, for the result with this id; nothing
+    /// was written.
+    case claimTaken(resultId: String)
+}
+
+/// The two members of a conversation.
+public struct ConversationMembers: Sendable, Equatable {
+    /// One member.
+    public var first: String
+    /// The other.
+    public var second: String
+
+    /// Members `first` and `second`.
+    public init(_ first: String, _ second: String) {
+        self.first = first
+        self.second = second
+    }
+
+    /// The member who is not `userId`, or `nil` when `userId` is not a member.
+    public func other(than userId: String) -> String? {
+        if userId == first { return second }
+        if userId == second { return first }
+        return nil
+    }
+}
