@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "bazaar-server", targets: ["bazaar-server"]),
         .executable(name: "bazaar-datagen", targets: ["bazaar-datagen"]),
         .executable(name: "bazaar", targets: ["bazaar"]),
+        .executable(name: "bazaar-demo", targets: ["bazaar-demo"]),
         .executable(name: "bazaar-reliability", targets: ["bazaar-reliability"]),
         // The real bazaar-server as a child process, for tests and for the Benchmarks package.
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
@@ -262,14 +263,32 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .executableTarget(
-            name: "bazaar",
+        // The app: commands, renderers and the composition root (CompositionRoot), as a library so
+        // that two executables can run it. It links no server: it talks to one by its URL.
+        .target(
+            name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "BazaarServer", "BazaarServerRuntime", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // `bazaar`: the app on the terminal and in the browser.
+        .executableTarget(
+            name: "bazaar",
+            dependencies: ["BazaarApp"],
+            swiftSettings: strict
+        ),
+        // `bazaar-demo`: the composition of the app and a server in one process (README's first command).
+        .executableTarget(
+            name: "bazaar-demo",
+            dependencies: [
+                "BazaarApp", "BazaarServer", "BazaarServerRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -327,7 +346,7 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "bazaar", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
+                "bazaar", "bazaar-demo", "BazaarApp", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
                 "Chat",
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -387,7 +406,7 @@ let package = Package(
             name: "ChatTests",
             dependencies: [
                 "Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "TestSupport",
-                "bazaar",
+                "BazaarApp",
             ],
             swiftSettings: strict
         ),

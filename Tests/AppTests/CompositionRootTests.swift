@@ -6,7 +6,7 @@ import Session
 import TestSupport
 import Testing
 
-@testable import bazaar
+@testable import BazaarApp
 
 /// The composition root wires every module behind its protocol, and launch-time validation says
 /// what is missing.

@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("bazaar demo", .timeLimit(.minutes(3)))
+@Suite("bazaar-demo", .timeLimit(.minutes(3)))
 struct DemoTests {
     @Test("walks the whole app, exits 0 and leaves nothing behind in the temporary folder")
     func demoRunsAndCleansUp() async throws {
         let temporary = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let outcome = try await BazaarCLI().run(["demo", "--fast", "--no-color"], environment: ["TMPDIR": temporary.path])
+        let outcome = try await BazaarCLI(executable: "bazaar-demo").run(["--fast", "--no-color"], environment: ["TMPDIR": temporary.path])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         for step in [
             "Dana installs the app and registers", "searches for “bike”", "She opens the road bike",
@@ -20,5 +20,16 @@ struct DemoTests {
         #expect(!outcome.stdout.contains("\u{1B}["), "--no-color writes no escape codes")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(leftovers.isEmpty, "the demo removed its files")
+    }
+
+    @Test("the app it walks through is the bazaar executable's, which links no server")
+    func appLinksNoServer() throws {
+        // The app's symbols, read from the built binary: none of the server's or its engines'.
+        let binary = try Data(contentsOf: URL(fileURLWithPath: BazaarCLI().path))
+        for module in ["12BazaarServer", "13BazaarStorage", "12BazaarSQLite", "14BazaarPostgres", "11PostgresNIO"] {
+            #expect(binary.range(of: Data(module.utf8)) == nil, "bazaar holds \(module)")
+        }
+        let demo = try Data(contentsOf: URL(fileURLWithPath: BazaarCLI(executable: "bazaar-demo").path))
+        #expect(demo.range(of: Data("12BazaarServer".utf8)) != nil, "the check can see a module that is there")
     }
 }

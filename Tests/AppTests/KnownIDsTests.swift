@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import bazaar
+@testable import BazaarApp
 
 @Suite("Id prefixes, as git takes short hashes")
 struct KnownIDsTests {

@@ -6,7 +6,7 @@ import Foundation
 import Networking
 import Testing
 
-@testable import bazaar
+@testable import BazaarApp
 
 /// Renderers draw states and nothing else: these pin what a person sees for given content.
 @Suite("Screen renderers")

@@ -10,7 +10,7 @@ struct ImportBoundaryTests {
     static let checker = ImportBoundaryChecker(
         features: ["Profile", "Products", "Chat", "Notifications"],
         allowedForFeatures: ["Dependencies", "Networking", "Session", "BazaarAPI"],
-        compositionRoots: ["bazaar"])
+        compositionRoots: ["BazaarApp"])
 
     @Test("no feature imports another feature or anything above its layer; only the app imports features")
     func packageRespectsBoundaries() throws {
@@ -30,14 +30,14 @@ struct ImportBoundaryTests {
         try write("Profile", "import Foundation\n@testable import Products\nimport Dependencies\n")
         try write("Products", "import Dependencies\npublic import BazaarServer\n")
         try write("Session", "import Profile\n")
-        try write("bazaar", "import Profile\nimport Products\n")
+        try write("BazaarApp", "import Profile\nimport Products\n")
         for empty in ["Dependencies", "BazaarServer"] { try write(empty, "import Foundation\n") }
         let violations = try Self.checker.violations(in: root)
         #expect(
             violations.map(\.description) == [
                 "Products/File.swift imports BazaarServer: a feature imports only BazaarAPI, Dependencies, Networking, Session",
                 "Profile/File.swift imports Products: a feature never imports another feature",
-                "Session/File.swift imports Profile: only bazaar may import a concrete feature module",
+                "Session/File.swift imports Profile: only BazaarApp may import a concrete feature module",
             ])
     }
 }

@@ -1,21 +1,27 @@
 import BazaarAPI
-import BazaarServer
-import BazaarServerRuntime
 import Chat
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
-import Logging
 import Networking
 import Session
 import TerminalUI
 
-/// The walk-through `bazaar demo` runs: a server in this process on a free port with a temporary
-/// SQLite file and demo data, then two people using the app through the real modules, logic
-/// controllers and network stack (never the database directly), drawn by the same renderers as
-/// the commands.
+/// The walk-through `bazaar-demo` runs: a server on a free port with a temporary SQLite file and
+/// demo data, then two people using the app through the real modules, logic controllers and
+/// network stack (never the database directly), drawn by the same renderers as the commands.
+///
+/// The server comes from the composition that runs the script (``DemoServer``): the app knows
+/// the server only by its URL, as it does everywhere else.
 struct DemoScript {
     let narrator: DemoNarrator
+    let servers: any DemoServerFactory
+
+    /// A script told by `narrator` against servers made by `servers`.
+    init(narrator: DemoNarrator, servers: any DemoServerFactory) {
+        self.narrator = narrator
+        self.servers = servers
+    }
 
     private static let sellerPassword = "bazaar-demo"
 
@@ -24,13 +30,10 @@ struct DemoScript {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = BazaarServerConfiguration(sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path)
-        configuration.port = 0
-        configuration.seedDemo = true
-        configuration.bcryptCost = 6  // a demo, not a production server: keep sign-ins quick
-        var server = try await BazaarServer.start(configuration: configuration, logger: Self.quietLogger)
+        let database = folder.appendingPathComponent("bazaar.sqlite").path
+        var server = try await servers.start(database: database, port: 0)
         do {
-            try await walk(folder: folder, server: &server, configuration: configuration)
+            try await walk(folder: folder, server: &server, database: database)
         } catch {
             await server.stop()
             throw error
@@ -39,7 +42,7 @@ struct DemoScript {
     }
 
     // swiftlint:disable:next function_body_length
-    private func walk(folder: URL, server: inout RunningBazaarServer, configuration: BazaarServerConfiguration) async throws {
+    private func walk(folder: URL, server: inout any DemoServer, database: String) async throws {
         let url = server.baseURL
         try await narrator.step(1, "A Bazaar server starts in this process")
         narrator.note("\(url.absoluteString), a fresh SQLite file in \(folder.path), demo data seeded")
@@ -133,9 +136,7 @@ struct DemoScript {
         narrator.note(delivered ? "(unexpectedly delivered)" : "the server cannot be reached; the message stays queued")
 
         try await narrator.step(14, "The server is back on the same port, same database")
-        var restarted = configuration
-        restarted.port = port
-        server = try await BazaarServer.start(configuration: restarted, logger: Self.quietLogger)
+        server = try await servers.start(database: database, port: port)
         narrator.note("listening again on \(server.baseURL.absoluteString)")
 
         try await narrator.step(15, "The outbox delivers the message, exactly once")
@@ -180,11 +181,5 @@ struct DemoScript {
             }
             return message
         }
-    }
-
-    private static var quietLogger: Logger {
-        var logger = Logger(label: "bazaar-demo-server")
-        logger.logLevel = .error
-        return logger
     }
 }

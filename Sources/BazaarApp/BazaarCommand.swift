@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `bazaar`: the marketplace app on the terminal. The composition root: the only target that
-/// imports concrete feature modules (see ``CompositionRoot``).
-@main
-struct BazaarCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `bazaar`: the marketplace app on the terminal. Its composition root (``CompositionRoot``) is
+/// the only file that imports concrete feature modules; the `bazaar` executable only calls
+/// ``main()``.
+package struct BazaarCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "bazaar",
         abstract: "Bazaar, the second-hand marketplace, in your terminal.",
         discussion: """
@@ -17,20 +17,22 @@ struct BazaarCommand: AsyncParsableCommand {
             69 server unreachable, 75 throttled, 77 not signed in or wrong password.
 
             Examples:
-              bazaar demo                       # watch the whole app against a built-in server
+              bazaar-demo                       # watch the whole app against a built-in server
               bazaar register ada --name "Ada Lovelace"
               bazaar products --search bike
               bazaar chat open 9d4b…
             """,
         subcommands: [
-            DemoCommand.self, WebCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
+            WebCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ProfileCommand.self, ProductsCommand.self, ProductCommand.self, ChatCommand.self, NotificationsCommand.self,
             OutboxCommand.self,
         ])
 
     /// Runs the command line; a usage mistake is one line on stderr (`bazaar: …`) and exit 64, like
     /// every other failure, instead of the parser's multi-line usage text.
-    static func main() async {
+    package init() {}
+
+    package static func main() async {
         // Logs go to stderr, warnings and worse unless BAZAAR_LOG_LEVEL says otherwise.
         let level = ProcessInfo.processInfo.environment["BAZAAR_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         LoggingSystem.bootstrap { label in

@@ -1,6 +1,4 @@
 import ArgumentParser
-import BazaarServer
-import BazaarServerRuntime
 import Foundation
 import Hummingbird
 import Logging
@@ -13,42 +11,46 @@ struct WebCommand: AsyncParsableCommand {
         discussion: """
             Prints the address to open. Each browser signs in on its own: its session, tokens and
             outbox are kept under the config folder (browsers/…); the browser holds only a cookie.
-            --demo starts a Bazaar server in this process with demo data, as 'bazaar demo' does
-            (users ada, bob and cyd; password bazaar-demo).
+            'bazaar-demo web' does the same beside a server of its own with demo data (users ada,
+            bob and cyd; password bazaar-demo).
 
             Examples:
-              bazaar web --demo
               bazaar web --port 8081 --server http://127.0.0.1:8080
             """)
 
     @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 0
-    @Flag(help: "Start a server in this process with demo data and a temporary database.") var demo = false
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port))") }
-        if demo, options.server != nil { throw ValidationError("--demo starts its own server; leave out --server") }
     }
 
     func run() async throws {
-        var options = options
-        var demoServer: RunningBazaarServer?
-        var demoFolder: URL?
-        if demo {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-web-demo-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            var configuration = BazaarServerConfiguration(sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path)
-            configuration.port = 0
-            configuration.seedDemo = true
-            var logger = Logger(label: "bazaar-web-demo-server")
-            logger.logLevel = .error
-            let server = try await BazaarServer.start(configuration: configuration, logger: logger)
-            options.server = server.baseURL.absoluteString
-            if options.configDir == nil { options.configDir = folder.appendingPathComponent("app").path }
-            demoServer = server
-            demoFolder = folder
-        }
-        defer { if let demoFolder { try? FileManager.default.removeItem(at: demoFolder) } }
+        try await WebServing(port: port).serve(options)
+    }
+}
+
+/// Serves the browser app until the process is asked to stop: what `bazaar web` runs, and
+/// `bazaar-demo web` beside its own server.
+package struct WebServing: Sendable {
+    /// The port to listen on, on 127.0.0.1 (0 picks a free one).
+    package var port: Int
+
+    /// Serving on `port`.
+    package init(port: Int) {
+        self.port = port
+    }
+
+    /// Serves against the API server `serverURL` (or `$BAZAAR_SERVER`, or the default), keeping
+    /// browsers' sessions under `configFolder` (or the usual config folder).
+    package func serve(serverURL: String?, configFolder: String?) async throws {
+        var arguments: [String] = []
+        if let serverURL { arguments += ["--server", serverURL] }
+        if let configFolder { arguments += ["--config-dir", configFolder] }
+        try await serve(GlobalOptions.parse(arguments))
+    }
+
+    func serve(_ options: GlobalOptions) async throws {
         let environment: AppEnvironment
         do {
             environment = try AppEnvironment.resolve(options)
@@ -67,6 +69,5 @@ struct WebCommand: AsyncParsableCommand {
             },
             logger: Logger(label: "bazaar-web"))
         try await app.runService()
-        await demoServer?.stop()
     }
 }

@@ -1,0 +1,30 @@
+import BazaarApp
+import BazaarServer
+import BazaarServerRuntime
+import Foundation
+import Logging
+
+/// Demo servers in this process: SQLite, demo data, quick sign-ins, quiet logs.
+struct InProcessDemoServers: DemoServerFactory {
+    func start(database: String, port: Int) async throws -> any DemoServer {
+        var configuration = BazaarServerConfiguration(sqlitePath: database)
+        configuration.port = port
+        configuration.seedDemo = true
+        configuration.bcryptCost = 6  // a demo, not a production server: keep sign-ins quick
+        var logger = Logger(label: "bazaar-demo-server")
+        logger.logLevel = .error
+        return InProcessDemoServer(running: try await BazaarServer.start(configuration: configuration, logger: logger))
+    }
+}
+
+/// A running in-process server, as the demo sees it.
+struct InProcessDemoServer: DemoServer {
+    let running: RunningBazaarServer
+
+    var baseURL: URL { running.baseURL }
+    var port: Int { running.port }
+
+    func stop() async {
+        await running.stop()
+    }
+}
