@@ -91,6 +91,21 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The signed-in user's live-events socket (`/v1/events`), one per user, which every feature
+        // watches through Dependencies' LiveEventSource; reconnects, catches up, refreshes its token.
+        .target(
+            name: "LiveEvents",
+            dependencies: [
+                "Dependencies", "Networking", "Session", "BazaarAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Feature modules (each imports only Dependencies, Networking, Session, BazaarAPI)
         .target(
             name: "Profile",
@@ -107,10 +122,6 @@ let package = Package(
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -269,7 +280,7 @@ let package = Package(
             name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "LiveEvents", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -405,8 +416,8 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "Chat", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "TestSupport",
-                "BazaarApp",
+                "Chat", "LiveEvents", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "BazaarServerRuntime",
+                "TestSupport", "BazaarApp",
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,4 @@
 import BazaarAPI
-import Chat
 import Foundation
 import Networking
 import Session
@@ -9,7 +8,8 @@ import Session
 struct AppServices: Sendable {
     let environment: AppEnvironment
     let starter: SessionStarter
-    let nudger: OutboxNudger
+    /// What the composition root wires once per run (the outbox's nudger on the performer).
+    let wiring: CompositionRoot.Wiring
     /// Every session started in this run, to save tokens a refresh could not write before exit.
     let sessions: StartedSessions
 
@@ -22,9 +22,10 @@ struct AppServices: Sendable {
         } catch {
             throw AppError(.refused, "cannot create the config folder \(environment.configFolder.path): \(error.localizedDescription)")
         }
-        nudger = OutboxNudger()
+        let wiring = CompositionRoot.Wiring()
+        self.wiring = wiring
         let cache = try HTTPCache(folder: environment.cacheFolder)
-        var performer = NetworkRequestPerformer(interceptors: [nudger], cache: cache)
+        var performer = NetworkRequestPerformer(interceptors: wiring.interceptors, cache: cache)
         performer.timeout = .seconds(15)
         let knownUser = environment.knownUserFile
         let sessions = StartedSessions()
@@ -72,21 +73,6 @@ struct AppServices: Sendable {
     private func lastKnownUser() -> User? {
         guard let data = try? Data(contentsOf: environment.knownUserFile) else { return nil }
         return try? BazaarJSON.makeDecoder().decode(User.self, from: data)
-    }
-
-    /// The signed-in user's own outbox, wired to wake whenever any request succeeds.
-    func outbox(for session: UserSession) throws -> Outbox {
-        let file = environment.outboxFile(for: session.userID)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let outbox = try Outbox(path: file.path, deliverer: BazaarOutboxDeliverer(network: session.network))
-        nudger.attach(outbox)
-        return outbox
-    }
-
-    /// The signed-in user's live event socket (connects when a screen first listens).
-    func liveConnection(for session: UserSession) -> LiveEventsConnection {
-        LiveEventsConnection(baseURL: environment.serverURL, network: session.network)
     }
 }
 

@@ -1,12 +1,16 @@
 import Chat
 import Dependencies
+import Foundation
+import LiveEvents
+import Networking
 import Notifications
 import Products
 import Profile
 import Session
 
-/// Seed 002's `registerDependencies()`: the one place that knows the concrete feature modules and
-/// registers each behind its protocol. Everything else reaches features through ``Dependencies``.
+/// Seed 002's `registerDependencies()`: the one place that knows the concrete feature modules (and
+/// the live-events service) and registers each behind its protocol. Everything else reaches them
+/// through ``Dependencies``; `ImportBoundaryTests` holds every other file of the app to that.
 enum CompositionRoot {
     /// Registers every module into `dependencies`: products always (browsing needs nobody signed
     /// in), and, when `session` is given, the modules that act for its user.
@@ -17,16 +21,39 @@ enum CompositionRoot {
         }
         guard let session else { return }
         dependencies.register((any ProfileModuleProtocol).self) { _ in ProfileModule(session: session) }
-        // One outbox and one event socket per run, shared by every chat screen and command.
-        dependencies.register(Outbox.self) { _ in try services.outbox(for: session) }
-        dependencies.register(LiveEventsConnection.self) { _ in services.liveConnection(for: session) }
+        // One outbox and one event socket per run, shared by every chat screen and command; the
+        // rest of the app reaches them through their protocols.
+        dependencies.register(Outbox.self) { _ in try services.wiring.outbox(for: session, environment: services.environment) }
+        dependencies.register((any OutboxControlling).self) { resolver in try resolver.resolve(Outbox.self) }
+        dependencies.register((any LiveEventSource).self) { _ in
+            LiveEventsConnection(baseURL: services.environment.serverURL, network: session.network)
+        }
         dependencies.register((any NotificationsModuleProtocol).self) { resolver in
-            NotificationsModule(session: session, events: try resolver.resolve(LiveEventsConnection.self))
+            NotificationsModule(session: session, events: try resolver.resolve((any LiveEventSource).self))
         }
         dependencies.register((any ChatModuleProtocol).self) { resolver in
             ChatModule(
                 session: session, outbox: try resolver.resolve(Outbox.self),
-                connection: try resolver.resolve(LiveEventsConnection.self))
+                connection: try resolver.resolve((any LiveEventSource).self))
+        }
+    }
+
+    /// What is made once per run, before any session: the interceptor that wakes the outbox
+    /// whenever a request succeeds, which the performer carries and the outbox attaches to.
+    struct Wiring: Sendable {
+        private let nudger = OutboxNudger()
+
+        /// The interceptors the run's performer carries.
+        var interceptors: [any RequestInterceptor] { [nudger] }
+
+        /// The signed-in user's own outbox, wired to wake whenever any request succeeds.
+        func outbox(for session: UserSession, environment: AppEnvironment) throws -> Outbox {
+            let file = environment.outboxFile(for: session.userID)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let outbox = try Outbox(path: file.path, deliverer: BazaarOutboxDeliverer(network: session.network))
+            nudger.attach(outbox)
+            return outbox
         }
     }
 

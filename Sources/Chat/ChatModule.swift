@@ -7,11 +7,11 @@ import Session
 public struct ChatModule: ChatModuleProtocol {
     private let session: UserSession
     private let outbox: Outbox
-    private let connection: LiveEventsConnection?
+    private let connection: (any LiveEventSource)?
 
     /// Makes the module for `session`'s user, sending through `outbox` and, when given, receiving
     /// live messages on `connection` (one socket shared by every screen).
-    public init(session: UserSession, outbox: Outbox, connection: LiveEventsConnection? = nil) {
+    public init(session: UserSession, outbox: Outbox, connection: (any LiveEventSource)? = nil) {
         self.session = session
         self.outbox = outbox
         self.connection = connection

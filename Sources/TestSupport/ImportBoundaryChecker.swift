@@ -20,7 +20,8 @@ public struct ImportBoundaryChecker: Sendable {
     public var features: Set<String>
     /// What a feature may import from this package.
     public var allowedForFeatures: Set<String>
-    /// The targets that may import features (the app executable).
+    /// What may import features: a target's name (`bazaar-demo`), or one file of a target as
+    /// `Target/Path.swift` (`BazaarApp/CompositionRoot.swift`), so the rest of that target may not.
     public var compositionRoots: Set<String>
 
     /// Makes a checker.
@@ -40,7 +41,7 @@ public struct ImportBoundaryChecker: Sendable {
             for case let file as String in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 for imported in Self.imports(in: text) {
-                    if let rule = rule(broken: target, importing: imported, packageTargets: Set(targets)) {
+                    if let rule = rule(broken: target, file: file, importing: imported, packageTargets: Set(targets)) {
                         found.append(Violation(file: "\(target)/\(file)", imported: imported, rule: rule))
                     }
                 }
@@ -49,7 +50,7 @@ public struct ImportBoundaryChecker: Sendable {
         return found
     }
 
-    private func rule(broken target: String, importing imported: String, packageTargets: Set<String>) -> String? {
+    private func rule(broken target: String, file: String, importing imported: String, packageTargets: Set<String>) -> String? {
         guard packageTargets.contains(imported), imported != target else { return nil }
         if features.contains(target), features.contains(imported) {
             return "a feature never imports another feature"
@@ -57,7 +58,7 @@ public struct ImportBoundaryChecker: Sendable {
         if features.contains(target), !allowedForFeatures.contains(imported) {
             return "a feature imports only \(allowedForFeatures.sorted().joined(separator: ", "))"
         }
-        if features.contains(imported), !compositionRoots.contains(target) {
+        if features.contains(imported), !compositionRoots.contains(target), !compositionRoots.contains("\(target)/\(file)") {
             return "only \(compositionRoots.sorted().joined(separator: ", ")) may import a concrete feature module"
         }
         return nil

@@ -4,6 +4,7 @@ import BazaarServerRuntime
 import Chat
 import Dependencies
 import Foundation
+import LiveEvents
 import Networking
 import Session
 import TestSupport

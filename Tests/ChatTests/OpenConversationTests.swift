@@ -2,6 +2,7 @@ import BazaarAPI
 import Chat
 import Dependencies
 import Foundation
+import LiveEvents
 import Networking
 import Session
 import TestSupport

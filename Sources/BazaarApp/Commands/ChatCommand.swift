@@ -1,6 +1,5 @@
 import ArgumentParser
 import BazaarAPI
-import Chat
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
@@ -99,7 +98,7 @@ struct ChatCommand: AsyncParsableCommand {
                 try await context.startSignedIn()
                 let conversationID = try context.ids.resolve(conversation, what: "conversation")
                 let sender = try context.dependencies.chatModule.messageSender(toConversation: conversationID)
-                let outbox = try context.dependencies.resolve(Outbox.self)
+                let outbox = try context.dependencies.resolve((any OutboxControlling).self)
                 let queued = try await sender.sendNewMessage(with: text)
                 await context.output.loading("Sending") { _ = await outbox.flush() }
                 let entry = try await outbox.entries().first { $0.id == queued.id } ?? queued
@@ -138,7 +137,7 @@ struct ChatCommand: AsyncParsableCommand {
                 let session = try await context.startSignedIn()
                 let conversationID = try context.ids.resolve(conversation, what: "conversation")
                 let screen = try context.dependencies.chatModule.messagesScreen(conversationID: conversationID)
-                let outbox = try context.dependencies.resolve(Outbox.self)
+                let outbox = try context.dependencies.resolve((any OutboxControlling).self)
                 try await ChatRoom(
                     logic: screen.logic, outbox: outbox, output: context.output,
                     renderer: MessagesRenderer(me: session.userID)

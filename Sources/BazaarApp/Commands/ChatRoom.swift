@@ -1,5 +1,4 @@
 import BazaarAPI
-import Chat
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
@@ -10,13 +9,13 @@ import TerminalUI
 /// read receipts, outbox deliveries); this type only remembers what it already printed.
 actor ChatRoom {
     private let logic: any MessagesLogic
-    private let outbox: Outbox
+    private let outbox: any OutboxControlling
     private let output: TerminalOutput
     private let renderer: MessagesRenderer
     private var printed: Set<String> = []
     private var reportedFailures: Set<String> = []
 
-    init(logic: any MessagesLogic, outbox: Outbox, output: TerminalOutput, renderer: MessagesRenderer) {
+    init(logic: any MessagesLogic, outbox: any OutboxControlling, output: TerminalOutput, renderer: MessagesRenderer) {
         self.logic = logic
         self.outbox = outbox
         self.output = output

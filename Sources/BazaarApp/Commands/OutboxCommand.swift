@@ -1,6 +1,5 @@
 import ArgumentParser
 import BazaarAPI
-import Chat
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
@@ -28,7 +27,7 @@ struct OutboxCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
-                let entries = try await context.dependencies.resolve(Outbox.self).entries()
+                let entries = try await context.dependencies.resolve((any OutboxControlling).self).entries()
                 if context.json { return try context.printJSON(entries.map(OutboxEntryJSON.init)) }
                 guard !entries.isEmpty else { return context.output.write("The outbox is empty.".consoleText(.muted)) }
                 let table = Table(
@@ -58,7 +57,7 @@ struct OutboxCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
-                let outbox = try context.dependencies.resolve(Outbox.self)
+                let outbox = try context.dependencies.resolve((any OutboxControlling).self)
                 let settled = await context.output.loading("Delivering") { await outbox.flush() }
                 let waiting = try await outbox.entries().filter { !$0.state.isFinal }.count
                 if let failure = await outbox.storageFailure {

@@ -1,5 +1,4 @@
 import BazaarAPI
-import Chat
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
@@ -71,7 +70,7 @@ struct DemoScript {
         let danaChat = try dana.dependencies.chatModule.messagesScreen(user: detail.seller, product: bike)
         _ = try await danaChat.logic.send(.load).content()
         await danaChat.logic.send(.send("Hi! Is the road bike still available?"))
-        let danaOutbox = try dana.dependencies.resolve(Outbox.self)
+        let danaOutbox = try dana.dependencies.resolve((any OutboxControlling).self)
         _ = await danaOutbox.flush()
         let sent = try await danaChat.logic.send(.refresh).content()
         let danaRenderer = MessagesRenderer(me: dana.id)
@@ -92,7 +91,7 @@ struct DemoScript {
         _ = try await sellerChat.logic.send(.load).content()
         await sellerChat.logic.send(.markRead)
         await sellerChat.logic.send(.send("Yes, it is! Want to try it out on Saturday?"))
-        _ = await (try seller.dependencies.resolve(Outbox.self)).flush()
+        _ = await (try seller.dependencies.resolve((any OutboxControlling).self)).flush()
 
         try await narrator.step(8, "The reply arrives on Dana's open screen, live")
         let reply = try await Self.firstMessage(from: seller.id, in: live, within: .seconds(15))
@@ -152,7 +151,7 @@ struct DemoScript {
         for user in [dana, seller] {
             let state = await (try user.dependencies.profileModule.profileScreen()).logic.send(.logout)
             if case .signedOut = state { narrator.show(["✓ ".consoleText(.success) + "\(await user.session.user.user.displayName) signed out".consoleText()]) }
-            await (try user.dependencies.resolve(LiveEventsConnection.self)).stop()
+            await (try user.dependencies.resolve((any LiveEventSource).self)).stop()
         }
 
         try await narrator.step(17, "Done")

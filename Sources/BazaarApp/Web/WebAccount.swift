@@ -1,5 +1,4 @@
 import BazaarAPI
-import Chat
 import Dependencies
 import Foundation
 import Networking
@@ -70,8 +69,8 @@ actor WebAccount: BrowserAccount {
     /// Stops the outbox worker and the live socket of the signed-in user.
     func stopBackgroundWork() async {
         guard session != nil else { return }
-        await (try? wired.resolve(Outbox.self))?.stop()
-        await (try? wired.resolve(LiveEventsConnection.self))?.stop()
+        await (try? wired.resolve((any OutboxControlling).self))?.stop()
+        await (try? wired.resolve((any LiveEventSource).self))?.stop()
     }
 
     private func adopting(_ session: UserSession) async -> ScreenError? {
@@ -94,7 +93,7 @@ actor WebAccount: BrowserAccount {
         self.session = session
         wired = dependencies
         if session != nil {
-            let outbox = try dependencies.resolve(Outbox.self)
+            let outbox = try dependencies.resolve((any OutboxControlling).self)
             Task { await outbox.start() }
         }
     }

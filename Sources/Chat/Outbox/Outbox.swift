@@ -329,13 +329,3 @@ public actor Outbox {
         return error.description
     }
 }
-
-/// The outbox file refused a read or a write. Nothing is lost while the app runs (states are kept
-/// in memory and written again), but a state not yet written would be redone after a restart.
-public struct OutboxStorageFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What failed and what the file said.
-    public var reason: String
-
-    /// A sentence for a person.
-    public var description: String { "The outbox file \(reason)." }
-}

@@ -11,10 +11,13 @@ public enum LiveConnectionEvent: Sendable, Equatable {
     case disconnected
 }
 
-/// The signed-in user's live events, as any feature may watch them (the chat module owns the
-/// socket; notifications and conversation lists fold its events into their states).
+/// The signed-in user's live events, as any feature may watch them. One socket per signed-in
+/// user (the `LiveEvents` core service's `LiveEventsConnection`) is shared by every feature:
+/// chat screens, conversation lists and notifications fold its events into their states.
 public protocol LiveEventSource: Sendable {
     /// A stream of connection events from now on, starting with `.connected` when the socket is
     /// already open; ends when the caller stops iterating.
     func subscribe() async -> AsyncStream<LiveConnectionEvent>
+    /// Closes the socket and ends every subscription (at sign-out, or when the app stops).
+    func stop() async
 }

@@ -1,0 +1,4 @@
+import Dependencies
+
+/// The durable outbox is what the app drives through ``OutboxControlling``.
+extension Outbox: OutboxControlling {}
