@@ -78,6 +78,8 @@ public enum APIRoutes {
         method: "DELETE", template: "/v1/products/{id}/photos/{photo}", requiresAuth: true)
     /// `GET /v1/conversations`: the caller's conversations.
     public static let conversations = APIRoute(method: "GET", template: "/v1/conversations", requiresAuth: true)
+    /// `GET /v1/conversations/{id}`: one of the caller's conversations.
+    public static let conversation = APIRoute(method: "GET", template: "/v1/conversations/{id}", requiresAuth: true)
     /// `POST /v1/conversations`: open (or find) a conversation.
     public static let startConversation = APIRoute(method: "POST", template: "/v1/conversations", requiresAuth: true)
     /// `GET /v1/conversations/{id}/messages`: messages, newest first.
@@ -100,7 +102,7 @@ public enum APIRoutes {
     /// Every route above, in the order the contract lists them.
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
-        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations, startConversation, messages, sendMessage, markRead,
+        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations, startConversation, conversation, messages, sendMessage, markRead,
         notifications, markNotificationsRead, events, health, metrics,
     ]
 }

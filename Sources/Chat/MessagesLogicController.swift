@@ -189,9 +189,12 @@ public actor MessagesLogicController: MessagesLogic {
         }
         guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else { return }
         content?.pending = await pending(for: id)
+        // The message is on the server now: it takes its place in the history as the server
+        // answered it (folded once, however many ways it also arrives), in the same state change
+        // that takes it out of the pending list.
+        if case .sent = entry.state, let message = entry.message { fold(message) }
         broadcast.publish(present())
-        // The message is on the server now: fetch it so it takes its place in the history.
-        if case .sent = entry.state { broadcast.publish(await refresh()) }
+        if case .sent = entry.state, entry.message == nil { broadcast.publish(await refresh()) }
     }
 
     /// Marks read while the screen is open, when the newest message is the other person's.
@@ -219,14 +222,11 @@ public actor MessagesLogicController: MessagesLogic {
     private func openConversation() async throws(NetworkError) -> Conversation? {
         switch target {
         case .conversation(let id):
-            // The list endpoint is the only read of one conversation's summary; find it there.
-            var cursor: String?
-            repeat {
-                let page = try await network.request(BazaarEndpoints.conversations(cursor: cursor))
-                if let match = page.items.first(where: { $0.id == id }) { return match }
-                cursor = page.nextCursor
-            } while cursor != nil
-            return nil
+            do {
+                return try await network.request(BazaarEndpoints.conversation(id: id))
+            } catch where error.statusCode == 404 {
+                return nil
+            }
         case .user(let userID, let productID):
             return try await network.request(
                 BazaarEndpoints.startConversation(StartConversationRequest(userId: userID, productId: productID)))

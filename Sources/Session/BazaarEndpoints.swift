@@ -118,6 +118,12 @@ public enum BazaarEndpoints {
         AuthenticatedEndpoint(.get, APIRoutes.conversations.template, parameters: .url(["cursor": cursor, "limit": limit]))
     }
 
+    /// `GET /v1/conversations/{id}`: one of the signed-in user's conversations, as in the list
+    /// (404 for one that is not theirs, as for one that does not exist).
+    public static func conversation(id: String) -> AuthenticatedEndpoint<Conversation> {
+        AuthenticatedEndpoint(.get, APIRoutes.conversation.path(id))
+    }
+
     /// `POST /v1/conversations`: start (or find) the conversation with a user about a product.
     public static func startConversation(_ body: StartConversationRequest) -> AuthenticatedEndpoint<Conversation> {
         AuthenticatedEndpoint(.post, APIRoutes.startConversation.template, parameters: .json(body))

@@ -55,6 +55,15 @@ public struct SessionFixture: Sendable {
             .reduce(0) { $0 + Int($1) }
     }
 
+    /// Requests the server has answered for one route template and method, any status (from
+    /// `/metrics`): how a test counts what the kit really sent.
+    public func serverRequestCount(_ route: APIRoute) async throws -> Int {
+        try await serverMetric {
+            $0.hasPrefix(ServerMetrics.Name.requests + "{") && $0.contains("route=\"\(route.template)\"")
+                && $0.contains("method=\"\(route.method)\"")
+        }.reduce(0) { $0 + Int($1) }
+    }
+
     /// The values of the server's `/metrics` lines that `matches` picks.
     private func serverMetric(_ matches: (Substring) -> Bool) async throws -> [Double] {
         try await raw.get("/metrics").text.split(separator: "\n")

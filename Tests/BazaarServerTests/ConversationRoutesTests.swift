@@ -33,6 +33,28 @@ struct ConversationRoutesTests {
         }
     }
 
+    @Test("one conversation by id reads as the list shows it, to its members only; anyone else gets 404, no token 401")
+    func oneConversationByIdIsItsMembersOnly() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let ada = try await client.register("ada")
+            let bo = try await client.register("bob")
+            let cy = try await client.register("cyd")
+            let conversation = try await client.startConversation(with: ada.user.id, token: bo.tokens.accessToken)
+            expectStatus(try await client.sendMessage("hello", in: conversation.id, token: bo.tokens.accessToken), 201)
+            let path = APIRoutes.conversation.path(conversation.id)
+            let asAda = try await client.get(path, token: ada.tokens.accessToken)
+            expectStatus(asAda, 200)
+            let listed = try await client.get(APIRoutes.conversations.template, token: ada.tokens.accessToken)
+                .decode(Page<Conversation>.self).items.first
+            #expect(try asAda.decode(Conversation.self) == listed, "the same conversation the list shows Ada")
+            #expect(try asAda.decode(Conversation.self).unreadCount == 1)
+            #expect(try await client.get(path, token: bo.tokens.accessToken).decode(Conversation.self).otherUser.id == ada.user.id)
+            expectError(try await client.get(path, token: cy.tokens.accessToken), 404)
+            expectError(try await client.get(APIRoutes.conversation.path(UUID().uuidString.lowercased()), token: ada.tokens.accessToken), 404)
+            expectError(try await client.get(path), 401)
+        }
+    }
+
     @Test func startingWithYourselfOrAnUnknownUserOrProductIs422() async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")

@@ -171,3 +171,65 @@ struct OpenConversationTests {
         }
     }
 }
+
+/// What opening and sending cost in requests, counted by the real server.
+@Suite("MessagesLogicController's requests, counted by the server", .timeLimit(.minutes(2)))
+struct MessagesRequestCountTests {
+    @Test("opening a conversation by id asks for that conversation once, and never pages through the list")
+    func openingByIdCostsOneGet() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "ria", password: "password123", displayName: "Ria")
+            let seller = try await fixture.raw.register("rob")
+            // More conversations than a list page, with the one to open the oldest: the last a list would reach.
+            let target = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            for index in 0..<22 {
+                let other = try await fixture.raw.register("other\(index)")
+                _ = try await fixture.raw.startConversation(with: buyer.userID, token: other.tokens.accessToken)
+            }
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let list = try await fixture.serverRequestCount(APIRoutes.conversations)
+            let single = try await fixture.serverRequestCount(APIRoutes.conversation)
+            let screen = ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: target.id)
+            let opened = await screen.logic.send(.load)
+            #expect(opened.content?.conversation.id == target.id)
+            #expect(opened.content?.conversation.otherUser.id == seller.user.id)
+            #expect(try await fixture.serverRequestCount(APIRoutes.conversation) - single == 1)
+            #expect(try await fixture.serverRequestCount(APIRoutes.conversations) - list == 0)
+            // Someone else's conversation, or none: not found, in one request too.
+            let stranger = try await fixture.raw.register("sam")
+            let theirs = try await fixture.raw.startConversation(with: seller.user.id, token: stranger.tokens.accessToken)
+            let refused = await ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: theirs.id).logic.send(.load)
+            #expect(refused.error?.kind == .notFound)
+            #expect(try await fixture.serverRequestCount(APIRoutes.conversation) - single == 2)
+        }
+    }
+
+    @Test("a sent message enters the screen's state once, as the server answered it, without fetching the history again")
+    func sentMessageEntersStateOnce() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(username: "uma", password: "password123", displayName: "Uma")
+            let seller = try await fixture.raw.register("udo")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
+            #expect(await logic.send(.load).content != nil)
+            let states = await logic.states()
+            let histories = try await fixture.serverRequestCount(APIRoutes.messages)
+            await logic.send(.send("is it still for sale?"))
+            _ = await outbox.flush()
+            let shown = await firstState(states, within: .seconds(10)) { state in
+                state.content?.pending.isEmpty == true && state.content?.messages.contains { $0.body == "is it still for sale?" } == true
+            }
+            let content = try #require(shown?.content)
+            #expect(content.messages.filter { $0.body == "is it still for sale?" }.count == 1)
+            #expect(content.messages.last?.senderId == buyer.userID, "the message as the server stored it")
+            #expect(try await fixture.serverRequestCount(APIRoutes.messages) - histories == 0, "no history page fetched again")
+            #expect(await logic.send(.refresh).content?.messages.filter { $0.body == "is it still for sale?" }.count == 1)
+        }
+    }
+}

@@ -21,6 +21,13 @@ struct ConversationRoutes: RouteGroup {
             return try JSONResponse.make(Page(items: result.items, nextCursor: result.next.map(Cursor.encode)))
         }
         router.on(APIRoutes.startConversation) { request, _ in try await start(request) }
+        router.on(APIRoutes.conversation) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            guard let conversation = try await deps.store.conversation(id: try context.pathId(), viewerId: caller.userId) else {
+                throw APIError.notFound("The conversation")
+            }
+            return try JSONResponse.make(conversation)
+        }
         router.on(APIRoutes.messages) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let limit = try QueryParameters.limit(request, default: 50)

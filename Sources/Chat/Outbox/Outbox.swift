@@ -215,6 +215,7 @@ public actor Outbox {
             do throws(NetworkError) {
                 let message = try await deliver(current)
                 entry.state = .sent(messageID: message.id)
+                entry.message = message
                 save(entry)
             } catch where Self.isTemporary(error) {
                 entry.state = .queued

@@ -44,15 +44,22 @@ public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
     public var attempts: Int
     /// When it was queued.
     public var createdAt: Date
+    /// The server's message, on the update that reports the delivery (``OutboxState/sent(messageID:)``),
+    /// so a screen can show it without asking the server again; `nil` on entries read from disk.
+    public var message: Message?
 
     /// Makes an entry.
-    public init(id: String, recipient: OutboxRecipient, body: String, state: OutboxState, attempts: Int, createdAt: Date) {
+    public init(
+        id: String, recipient: OutboxRecipient, body: String, state: OutboxState, attempts: Int, createdAt: Date,
+        message: Message? = nil
+    ) {
         self.id = id
         self.recipient = recipient
         self.body = body
         self.state = state
         self.attempts = attempts
         self.createdAt = createdAt
+        self.message = message
     }
 }
 
