@@ -10,8 +10,12 @@ enum SellDraftReader {
     static func read(_ draft: SellDraft) -> (CreateProductRequest?, [SellField: String]) {
         var errors: [SellField: String] = [:]
         let title = draft.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !(1...120).contains(title.count) { errors[.title] = "Give it a title of 1 to 120 characters." }
-        if draft.description.count > 5000 { errors[.description] = "Keep the description under 5000 characters." }
+        if !InputRules.fits(title, InputRules.productTitle) {
+            errors[.title] = "Give it a title of \(InputRules.describe(InputRules.productTitle))."
+        }
+        if !InputRules.fits(draft.description, InputRules.productDescription) {
+            errors[.description] = "Keep the description to \(InputRules.productDescription.upperBound) characters."
+        }
         let cents = Price.cents(from: draft.price)
         if cents == nil { errors[.price] = "Enter a price like 120 or 4.50." }
         let currency = draft.currency.trimmingCharacters(in: .whitespaces).uppercased()

@@ -84,12 +84,12 @@ struct ChatCommand: AsyncParsableCommand {
                   bazaar chat send 9d4b… "Is it still available?"
                 """)
         @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
-        @Argument(help: "The message, 1 to 4000 characters.") var text: String
+        @Argument(help: "The message, \(InputRules.describe(InputRules.messageBody)).") var text: String
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.count <= 4000 else {
-                throw ValidationError("the message must be 1 to 4000 characters")
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, InputRules.fits(text, InputRules.messageBody) else {
+                throw ValidationError("the message must be \(InputRules.describe(InputRules.messageBody))")
             }
         }
 

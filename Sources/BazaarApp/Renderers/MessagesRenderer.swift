@@ -4,10 +4,10 @@ import Dependencies
 import Foundation
 import TerminalUI
 
-/// Draws a conversation: its header, each message as `08:20  Ada: text`, and what is still in the
-/// outbox; no logic.
+/// Draws a conversation: its header, and each of the state's ``MessageLine``s as
+/// `08:20  Ada: text (queued)`; what a line says is the state's, the styles are this renderer's.
 struct MessagesRenderer {
-    /// The signed-in user, whose messages read "You".
+    /// The signed-in user, the reader of the lines.
     let me: String
 
     /// The header line: who the conversation is with and what about.
@@ -21,28 +21,33 @@ struct MessagesRenderer {
     func lines(for content: MessagesContent) -> [ConsoleText] {
         var lines = header(for: content.conversation)
         if content.hasOlder { lines.append("(older messages not shown)".consoleText(.muted)) }
-        lines += content.messages.map { line(for: $0, in: content.conversation) }
-        lines += content.pending.map(line(for:))
+        lines += content.lines(viewer: me).map(line(for:))
         return lines
     }
 
     /// One delivered message.
     func line(for message: Message, in conversation: Conversation) -> ConsoleText {
-        let name = message.senderId == me ? "You" : conversation.otherUser.displayName
-        let style: ConsoleStyle = message.senderId == me ? .info : .heading
-        return Formats.time(message.createdAt).consoleText(.muted) + "  " + "\(name):".consoleText(style) + " " + message.body
-            .consoleText()
+        line(for: MessageLine(message, in: conversation, viewer: me))
     }
 
     /// One message still in the outbox.
     func line(for entry: OutboxEntry) -> ConsoleText {
-        let state: ConsoleText =
-            switch entry.state {
-            case .queued, .sending: "(queued)".consoleText(.warning)
-            case .sent: "(sent)".consoleText(.success)
-            case .failed(let reason): "(not delivered: \(reason))".consoleText(.error)
-            }
-        return Formats.time(entry.createdAt).consoleText(.muted) + "  " + "You:".consoleText(.info) + " " + entry.body.consoleText()
-            + " " + state
+        line(for: MessageLine(entry))
+    }
+
+    /// One line as the feature's state says it.
+    func line(for line: MessageLine) -> ConsoleText {
+        var text = Formats.time(line.time).consoleText(.muted) + "  " + "\(line.author):".consoleText(line.isMine ? .info : .heading)
+            + " " + line.body.consoleText()
+        if let status = line.status {
+            let style: ConsoleStyle =
+                switch status {
+                case .queued, .sending: .warning
+                case .sent: .success
+                case .failed: .error
+                }
+            text = text + " " + "(\(status.text))".consoleText(style)
+        }
+        return text
     }
 }

@@ -7,30 +7,30 @@ import Foundation
 package enum Validation {
     package static func username(_ value: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
-        guard (3...32).contains(value.unicodeScalars.count), value.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard InputRules.fits(value, InputRules.username), value.unicodeScalars.allSatisfy(allowed.contains) else {
             throw DomainError.invalidField("username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
         }
     }
 
     package static func password(_ value: String) throws {
         // Only a hash of the password is stored, so any character, NUL included, is fine.
-        guard (8...128).contains(value.unicodeScalars.count) else {
+        guard InputRules.fits(value, InputRules.password) else {
             throw DomainError.invalidField("password", "must be 8-128 characters")
         }
     }
 
     package static func displayName(_ value: String) throws {
-        try length(value, field: "displayName", 1...64)
+        try length(value, field: "displayName", InputRules.displayName)
     }
 
     package static func bio(_ value: String) throws {
-        try length(value, field: "bio", 0...500)
+        try length(value, field: "bio", InputRules.bio)
     }
 
     package static func product(_ request: CreateProductRequest) throws {
-        try length(request.title, field: "title", 1...120)
-        try length(request.description, field: "description", 0...5000)
-        guard (0...1_000_000_000_000).contains(request.priceCents) else {
+        try length(request.title, field: "title", InputRules.productTitle)
+        try length(request.description, field: "description", InputRules.productDescription)
+        guard InputRules.priceCents.contains(request.priceCents) else {
             throw DomainError.invalidField("priceCents", "must be an integer from 0 to 1000000000000")
         }
         let upper = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
@@ -40,7 +40,7 @@ package enum Validation {
     }
 
     package static func messageBody(_ value: String) throws {
-        try length(value, field: "body", 1...4000)
+        try length(value, field: "body", InputRules.messageBody)
     }
 
     /// `Idempotency-Key`: 1-255 visible ASCII characters.
@@ -63,7 +63,7 @@ package enum Validation {
     /// The length rule, and no NUL characters: PostgreSQL's text cannot hold them, so the API
     /// refuses them everywhere rather than only on one storage.
     package static func length(_ value: String, field: String, _ range: ClosedRange<Int>) throws {
-        guard range.contains(value.unicodeScalars.count) else {
+        guard InputRules.fits(value, range) else {
             throw DomainError.invalidField(field, "must be \(range.lowerBound)-\(range.upperBound) characters")
         }
         guard !value.unicodeScalars.contains("\u{0}") else {

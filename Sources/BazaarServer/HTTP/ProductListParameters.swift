@@ -17,7 +17,7 @@ struct ProductListParameters {
     private let text: String
 
     /// The most a price filter may be: the same bound as a product's price.
-    static let maxPrice: Int64 = 1_000_000_000_000
+    static let maxPrice = Int64(InputRules.priceCents.upperBound)
 
     /// Reads and checks the parsed query parameters of a request.
     init(_ parameters: QueryParameters.Parsed) throws {

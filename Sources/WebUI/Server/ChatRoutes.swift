@@ -38,8 +38,9 @@ extension WebApp {
             return try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
                     let body = (page.form["body"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                    guard !body.isEmpty, body.count <= 4000 else {
-                        return page.failed(ScreenError(kind: .invalidInput, message: "A message is 1 to 4000 characters."))
+                    guard !body.isEmpty, InputRules.fits(body, InputRules.messageBody) else {
+                        return page.failed(
+                            ScreenError(kind: .invalidInput, message: "A message is \(InputRules.describe(InputRules.messageBody))."))
                     }
                     // Queued durably here; the account's outbox delivers it, now or when the server is back.
                     _ = try await page.dependencies.chatModule.messageSender(toConversation: id).sendNewMessage(with: body)

@@ -1,3 +1,5 @@
+import BazaarAPI
+
 /// Conversations and one conversation.
 enum ChatTemplates {
     /// `conversations`: who, about what, the last message, unread counts.
@@ -29,7 +31,7 @@ enum ChatTemplates {
         <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="compose">Your message</label>
-        <textarea id="compose" name="body" required maxlength="4000"></textarea>
+        <textarea id="compose" name="body" required maxlength="\(InputRules.messageBody.upperBound)"></textarea>
         <button type="submit">Send</button>
         </form>
         {{/content}}{{/layout}}

@@ -1,3 +1,5 @@
+import BazaarAPI
+
 /// Browsing, a product's page, selling.
 enum ProductTemplates {
     /// `products`: the search form, the list, and a link to more.
@@ -48,7 +50,7 @@ enum ProductTemplates {
         <form method="post" action="/products/{{id}}/message" class="card">
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="message">Message the seller</label>
-        <textarea id="message" name="body" required maxlength="4000">Hi! Is it still available?</textarea>
+        <textarea id="message" name="body" required maxlength="\(InputRules.messageBody.upperBound)">Hi! Is it still available?</textarea>
         <button type="submit">Send message to {{sellerName}}</button>
         </form>
         {{/canMessage}}

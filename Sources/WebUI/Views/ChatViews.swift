@@ -51,6 +51,16 @@ struct ConversationView: Sendable {
     var messages: [Line]
     var pending: [Pending]
 
+    /// The CSS class of a status: how this renderer styles it (the words are the state's).
+    static func styleClass(_ status: MessageLine.Status) -> String {
+        switch status {
+        case .queued: "queued"
+        case .sending: "sending"
+        case .sent: "sent"
+        case .failed: "failed"
+        }
+    }
+
     /// `olderPages` is how many pages before the newest are shown; the link asks for one more.
     init(content: MessagesContent, me: String, olderPages: Int = 0, nav: NavigationView) {
         let conversation = content.conversation
@@ -59,18 +69,12 @@ struct ConversationView: Sendable {
         self.nav = nav
         id = conversation.id
         olderURL = content.hasOlder ? "/conversations/\(conversation.id)?older=\(olderPages + 1)" : nil
-        messages = content.messages.map { message in
-            Line(
-                who: message.senderId == me ? "You" : conversation.otherUser.displayName, body: message.body,
-                mine: message.senderId == me, time: WebFormats.time(message.createdAt), isoTime: WebFormats.iso(message.createdAt))
+        let lines = content.lines(viewer: me)
+        messages = lines.filter { $0.status == nil }.map { line in
+            Line(who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time), isoTime: WebFormats.iso(line.time))
         }
-        pending = content.pending.map { entry in
-            switch entry.state {
-            case .queued: Pending(body: entry.body, state: "queued", stateClass: "queued")
-            case .sending: Pending(body: entry.body, state: "sending", stateClass: "sending")
-            case .sent: Pending(body: entry.body, state: "sent", stateClass: "sent")
-            case .failed(let reason): Pending(body: entry.body, state: "not delivered: \(reason)", stateClass: "failed")
-            }
+        pending = lines.compactMap { line in
+            line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }
         }
     }
 }
