@@ -35,6 +35,7 @@ struct BazaarEndpointsTests {
             closed(BazaarEndpoints.removeProductPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),
             closed(BazaarEndpoints.conversations(), "/v1/conversations"),
             closed(BazaarEndpoints.startConversation(StartConversationRequest(userId: "u")), "/v1/conversations"),
+            closed(BazaarEndpoints.conversation(id: "c"), "/v1/conversations/{id}"),
             closed(BazaarEndpoints.messages(conversationID: "c"), "/v1/conversations/{id}/messages"),
             closed(BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"), "/v1/conversations/{id}/messages"),
             closed(BazaarEndpoints.markRead(conversationID: "c", upTo: "m"), "/v1/conversations/{id}/read"),
