@@ -152,6 +152,31 @@ package enum PostgresMigrations {
             """,
             "CREATE INDEX product_photos_product ON product_photos(product_id)",
         ]),
+        // A write plan's live events in one statement and one NOTIFY: the rows in the order
+        // given (numbered in that order under the same lock as bazaar_publish), then the last
+        // number notified. Each event's recipients are one element, ids joined by commas (ids are
+        // the server's UUIDs, which hold none).
+        Migration(name: "v5-publish-all", statements: [
+            """
+            CREATE FUNCTION bazaar_publish_all(event_frames TEXT[], recipient_lists TEXT[], at_millis BIGINT)
+            RETURNS BIGINT LANGUAGE plpgsql AS $$
+            DECLARE last_seq BIGINT;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(\(lockKey + 1));
+                WITH inserted AS (
+                    INSERT INTO live_events (kind, user_ids, frame, created_at)
+                    SELECT 'live', string_to_array(e.recipients, ','), e.frame, at_millis
+                    FROM unnest(event_frames, recipient_lists) WITH ORDINALITY AS e(frame, recipients, position)
+                    ORDER BY e.position
+                    RETURNING seq)
+                SELECT MAX(seq) INTO last_seq FROM inserted;
+                IF last_seq IS NOT NULL THEN
+                    PERFORM pg_notify('\(eventChannel)', last_seq::TEXT);
+                END IF;
+                RETURN last_seq;
+            END $$
+            """,
+        ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -13,7 +13,7 @@ extension PostgresStore {
         let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
         let productKey = productId ?? ""
         let nowMillis = StoredValues.millis(now)
-        return try await database.withTransaction { transaction in
+        let opened: (conversation: Conversation, created: Bool) = try await database.withTransaction { transaction in
             let inserted = try await transaction.rows(
                 """
                 INSERT INTO conversations (id, user_low, user_high, product_id, product_key, last_message_id, created_at, updated_at)
@@ -35,6 +35,8 @@ extension PostgresStore {
             guard let conversation = views.first?.conversation else { throw StoreError.corrupt("conversation vanished") }
             return (conversation, created)
         }
+        conversationMembersMemo.remember(ConversationMembers(low, high), of: opened.conversation.id)
+        return opened
     }
 
     /// The conversation as the viewer sees it, or `nil` when missing or not theirs.
@@ -74,10 +76,13 @@ extension PostgresStore {
     }
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {
-        try await database.rows("SELECT user_low, user_high FROM conversations WHERE id = \(id)").first.map { row in
+        if let members = conversationMembersMemo.members(of: id) { return members }
+        let members = try await database.rows("SELECT user_low, user_high FROM conversations WHERE id = \(id)").first.map { row in
             let (low, high) = try row.decode((String, String).self)
             return ConversationMembers(low, high)
         }
+        if let members { conversationMembersMemo.remember(members, of: id) }
+        return members
     }
 
     public func message(id: String) async throws -> Message? {

@@ -7,8 +7,8 @@ extension PostgresStore {
     /// Applies the plan in one transaction. Its live events are rows of that transaction
     /// (`bazaar_publish`), notified when it commits: the rows and their events commit together
     /// or not at all, so an acknowledged write always reaches the sockets on every replica, and
-    /// a rolled-back one never does. Events are written last, because `bazaar_publish` holds the
-    /// event lock until the commit.
+    /// a rolled-back one never does. Events are written last, in one statement and one
+    /// notification (`bazaar_publish_all`), because it holds the event lock until the commit.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
         let nowMillis = StoredValues.millis(now)
         do {
@@ -16,12 +16,16 @@ extension PostgresStore {
                 for write in plan.writes {
                     try await Self.write(write, at: nowMillis, in: transaction)
                 }
+                var frames: [String] = []
+                var recipients: [String] = []
                 for case .publish(let event, let userIds) in plan.writes {
                     guard let frame = LiveEventFrame.encode(event) else { continue }
-                    try await transaction.rows(
-                        """
-                        SELECT bazaar_publish(\(PostgresEventBus.Kind.live.rawValue), \(Array(Set(userIds))), \(frame), \(nowMillis))
-                        """)
+                    frames.append(frame)
+                    recipients.append(Set(userIds).sorted().joined(separator: ","))
+                }
+                if !frames.isEmpty {
+                    // One statement and one NOTIFY for all of them: every replica reads them in one go.
+                    try await transaction.rows("SELECT bazaar_publish_all(\(frames), \(recipients), \(nowMillis))")
                 }
             }
         } catch let taken as ClaimTaken {

@@ -16,6 +16,8 @@ public struct PostgresStore: BazaarStore {
     let database: PostgresDatabase
     /// How common search terms are, for planning search scans.
     let termStatistics = PostgresTermStatistics()
+    /// The members of conversations seen, so a send's recipient rarely needs a round trip.
+    let conversationMembersMemo = ConversationMembersMemo()
 
     init(database: PostgresDatabase) {
         self.database = database
