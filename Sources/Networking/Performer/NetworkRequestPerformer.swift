@@ -35,6 +35,8 @@ public struct NetworkRequestPerformer: Sendable {
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// Draws jitter; replaceable in tests.
     var random: @Sendable (ClosedRange<Double>) -> Double = { Double.random(in: $0) }
+    /// The wall clock a `Retry-After` date is read against; replaceable in tests.
+    var now: @Sendable () -> Date = { Date() }
 
     /// Makes a performer.
     public init(
@@ -126,7 +128,7 @@ public struct NetworkRequestPerformer: Sendable {
                     cache: cache,
                     next: AuthorizationLayer(
                         next: RetryLayer(
-                            logger: logger, sleep: sleep, random: random,
+                            logger: logger, sleep: sleep, random: random, now: now,
                             next: TransportLayer(transport: transport))))))
     }
 }

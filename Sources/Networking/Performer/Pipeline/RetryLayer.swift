@@ -11,22 +11,21 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
     let sleep: @Sendable (Duration) async throws -> Void
     /// Draws jitter.
     let random: @Sendable (ClosedRange<Double>) -> Double
+    /// The wall clock a `Retry-After` date is read against.
+    let now: @Sendable () -> Date
     /// The transport stage.
     let next: Next
 
-    /// Makes attempts until one is final, the policy says stop, or the deadline would be crossed.
+    /// Makes attempts until one is final, the policy says stop, or the deadline would be crossed:
+    /// the decisions are ``RetrySchedule``'s; this sends, waits and reads the clock.
     func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
-        let policy = context.retryPolicy
-        let attemptTimeout = context.transfer.timeout
-        let canRetry = RetryRules.mayRetry(request)
+        var schedule = RetrySchedule(
+            policy: context.retryPolicy, mayRetry: RetryRules.mayRetry(request), attemptTimeout: context.transfer.timeout)
         var attemptContext = context
-        var attempt = 1
-        var waited = Duration.zero
         while true {
-            if let end = context.end {
-                let left = end - .now
-                guard left > .zero else { throw .timedOut }
-                attemptContext.transfer.timeout = min(attemptTimeout, left)
+            switch schedule.beforeAttempt(left: context.end.map { $0 - .now }) {
+            case .attempt(let timeout): attemptContext.transfer.timeout = timeout
+            default: throw .timedOut
             }
             let outcome: Result<ExchangeResult, NetworkError>
             do {
@@ -34,14 +33,11 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
             } catch {
                 outcome = .failure(error)
             }
-            guard canRetry, attempt < policy.maxAttempts,
-                let delay = RetryRules.delay(
-                    after: outcome.map(\.response), policy: policy, retry: attempt, waited: waited, now: Date(),
-                    random: random),
-                context.end.map({ ContinuousClock.now + delay < $0 }) ?? true
-            else {
+            let step = schedule.afterAttempt(
+                outcome.map(\.response), left: context.end.map { $0 - .now }, now: now(), random: random)
+            guard case .wait(let delay) = step else {
                 var result = try outcome.get()
-                result.source = .network(attempts: attempt)
+                result.source = .network(attempts: schedule.attempt)
                 return result
             }
             logger.debug(
@@ -49,7 +45,7 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
                 metadata: [
                     "method": "\(request.head.method.rawValue)",
                     "path": "\(Redaction.path(request.head.path ?? ""))",
-                    "attempt": "\(attempt + 1)",
+                    "attempt": "\(schedule.attempt)",
                     "delay_ms": "\(delay.milliseconds)",
                 ])
             do {
@@ -57,8 +53,6 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
             } catch {
                 throw .cancelled
             }
-            waited += delay
-            attempt += 1
         }
     }
 }
