@@ -29,7 +29,9 @@ public actor Outbox {
 
     private let store: any OutboxStorage
     private let deliverer: any OutboxDeliverer
-    private let backoff: RetryPolicy
+    private var schedule: OutboxSchedule
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
     private let logger: Logger
     private var worker: Task<Void, Never>?
     private var runningPass: Task<Pass, Never>?
@@ -40,29 +42,36 @@ public actor Outbox {
     private var lastStorageFailure: OutboxStorageFailure?
     private var wakeUp: CheckedContinuation<Void, Never>?
     private var wakePending = false
-    private var blockedPasses = 0
     private var observers: [UUID: AsyncStream<OutboxEntry>.Continuation] = [:]
     private var waiters: [String: [CheckedContinuation<OutboxEntry, Never>]] = [:]
 
     /// Opens the outbox file at `path` (creating it), delivering through `deliverer`.
     ///
-    /// - Parameter backoff: how long the queue waits after a temporary failure (`baseDelay`
-    ///   doubling up to `maxDelay`; its attempt and total limits are not used: the outbox never gives up).
+    /// - Parameters:
+    ///   - backoff: how long the queue waits after a temporary failure (`baseDelay` doubling up to
+    ///     `maxDelay`; its attempt and total limits are not used: the outbox never gives up).
+    ///   - clock: what the backoff waits on.
+    ///   - now: the time a new entry is stamped with.
     public init(
         path: String, deliverer: any OutboxDeliverer,
-        backoff: RetryPolicy = Outbox.defaultBackoff, logger: Logger = Logger(label: "bazaar.outbox")
+        backoff: RetryPolicy = Outbox.defaultBackoff, clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "bazaar.outbox")
     ) throws {
-        try self.init(store: OutboxStore(path: path), deliverer: deliverer, backoff: backoff, logger: logger)
+        try self.init(
+            store: OutboxStore(path: path), deliverer: deliverer, backoff: backoff, clock: clock, now: now, logger: logger)
     }
 
     /// An outbox over any storage (tests put a failing one here).
     init(
         store: any OutboxStorage, deliverer: any OutboxDeliverer,
-        backoff: RetryPolicy = Outbox.defaultBackoff, logger: Logger = Logger(label: "bazaar.outbox")
+        backoff: RetryPolicy = Outbox.defaultBackoff, clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "bazaar.outbox")
     ) {
         self.store = store
         self.deliverer = deliverer
-        self.backoff = backoff
+        self.schedule = OutboxSchedule(policy: backoff)
+        self.clock = clock
+        self.now = now
         self.logger = logger
     }
 
@@ -77,7 +86,7 @@ public actor Outbox {
     public func enqueue(_ body: String, to recipient: OutboxRecipient) throws -> OutboxEntry {
         let entry = OutboxEntry(
             id: UUID().uuidString.lowercased(), recipient: recipient, body: body, state: .queued, attempts: 0,
-            createdAt: Date())
+            createdAt: now())
         try store.insert(entry)
         publish(entry)
         nudge()
@@ -144,7 +153,7 @@ public actor Outbox {
         guard let row else {
             return OutboxEntry(
                 id: id, recipient: .conversation(id: ""), body: "", state: .failed(reason: "no such message in the outbox"),
-                attempts: 0, createdAt: Date())
+                attempts: 0, createdAt: now())
         }
         if row.entry.state.isFinal { return row.entry }
         return await withCheckedContinuation { continuation in
@@ -158,13 +167,10 @@ public actor Outbox {
         while !Task.isCancelled {
             // A pass covers everything queued so far: wake-ups from before it are spent.
             wakePending = false
-            switch await pass() {
-            case .drained:
-                blockedPasses = 0
-                await sleep(until: nil)
-            case .blocked:
-                blockedPasses += 1
-                await sleep(until: backoff.backoff(forRetry: blockedPasses, random: { Double.random(in: $0) }))
+            let drained = await pass() == .drained
+            switch schedule.afterPass(drained: drained, random: { Double.random(in: $0) }) {
+            case .untilNudged: await sleep(until: nil)
+            case .backoff(let delay): await sleep(until: delay)
             }
         }
     }
@@ -212,19 +218,15 @@ public actor Outbox {
             // Not sent unless the file knows it may have been: a crash then re-sends with the key.
             guard write(entry) else { return .blocked }
             publish(entry)
+            let outcome: Result<Message, NetworkError>
             do throws(NetworkError) {
-                let message = try await deliver(current)
-                entry.state = .sent(messageID: message.id)
-                entry.message = message
-                save(entry)
-            } catch where Self.isTemporary(error) {
-                entry.state = .queued
-                save(entry)
-                return .blocked
+                outcome = .success(try await deliver(current))
             } catch {
-                entry.state = .failed(reason: Self.reason(error))
-                save(entry)
+                outcome = .failure(error)
             }
+            let (attempted, next) = OutboxTransitions.afterAttempt(entry, outcome)
+            save(attempted)
+            if next == .blockPass { return .blocked }
         }
         return .drained
     }
@@ -305,9 +307,9 @@ public actor Outbox {
             wakePending = false
             return
         }
-        let timer = timeout.map { timeout in
+        let timer = timeout.map { [clock] timeout in
             Task {
-                try? await Task.sleep(for: timeout)
+                try? await clock.sleep(for: timeout)
                 if !Task.isCancelled { self.nudge() }
             }
         }
@@ -316,17 +318,5 @@ public actor Outbox {
         }
         timer?.cancel()
         wakePending = false
-    }
-
-    /// Network failures, throttling, server errors and an ended session keep the message queued.
-    static func isTemporary(_ error: NetworkError) -> Bool {
-        error.isRetryable || error.isSessionExpired || { if case .cancelled = error { true } else { false } }()
-    }
-
-    private static func reason(_ error: NetworkError) -> String {
-        if case .httpStatus(let failure) = error, let serverError = failure.serverError {
-            return serverError.message
-        }
-        return error.description
     }
 }
