@@ -23,15 +23,13 @@ public protocol TokenRefresher: Sendable {
 ///   spent), logged, and saved again before the next request; ``saveUnsavedTokens()`` tries now and
 ///   throws ``TokenSaveFailure`` while it still fails, so an app can warn before it exits.
 public actor TokenRefreshCoordinator {
-    private var tokens: AuthTokens?
+    /// The rules: every decision is the core's; this actor performs its effects.
+    private var core: TokenRefreshCore
     private var inFlight: Task<Result<AuthTokens, NetworkError>, Never>?
-    private var ended = false
-    private var unsaved: TokenSaveFailure?
     private let logger: Logger
 
     private let refresher: any TokenRefresher
     private let store: any TokenStore
-    private let margin: Duration
     private let now: @Sendable () -> Date
     private let onSessionEnded: @Sendable () async -> Void
 
@@ -51,37 +49,29 @@ public actor TokenRefreshCoordinator {
         onSessionEnded: @escaping @Sendable () async -> Void = {},
         logger: Logger = Logger(label: "bazaar.session")
     ) {
-        self.tokens = tokens
+        core = TokenRefreshCore(tokens: tokens, margin: margin)
         self.logger = logger
         self.refresher = refresher
         self.store = store
-        self.margin = margin
         self.now = now
         self.onSessionEnded = onSessionEnded
     }
 
     /// Whether the session has ended.
-    public var hasEnded: Bool { ended }
+    public var hasEnded: Bool { core.hasEnded }
 
     /// Why the newest tokens are not in the store yet, or `nil` when they are.
-    public var tokenSaveFailure: TokenSaveFailure? { unsaved }
+    public var tokenSaveFailure: TokenSaveFailure? { core.unsaved }
 
     /// Saves tokens a failed save left in memory only; throws while the store still refuses them.
     public func saveUnsavedTokens() async throws(TokenSaveFailure) {
-        guard unsaved != nil, let tokens, !ended else { return }
-        await persist(tokens)
-        if let unsaved { throw unsaved }
+        _ = await perform(core.handle(.saveUnsavedRequested))
+        if let unsaved = core.unsaved, !core.hasEnded { throw unsaved }
     }
 
     /// Tokens to use now, refreshed first if they are about to expire.
     public func validTokens() async throws(NetworkError) -> AuthTokens {
-        if let inFlight { return try await inFlight.value.get() }
-        guard let tokens, !ended else { throw .sessionExpired }
-        if unsaved != nil { await persist(tokens) }
-        if tokens.expires(within: margin, of: now()) {
-            return try await refresh(from: tokens)
-        }
-        return tokens
+        try await answer(core.handle(.tokensNeeded(now: now())))
     }
 
     /// Tokens to replay a request with after the server refused `rejected` with a 401.
@@ -93,56 +83,67 @@ public actor TokenRefreshCoordinator {
 
     /// Like ``tokens(replacing:)``, for the rejected `Authorization` value.
     func tokens(replacingAuthorization rejected: String) async throws(NetworkError) -> AuthTokens {
-        if let inFlight { return try await inFlight.value.get() }
-        guard let tokens, !ended else { throw .sessionExpired }
-        if tokens.authorizationValue != rejected { return tokens }
-        return try await refresh(from: tokens)
+        try await answer(core.handle(.rejected(authorization: rejected)))
     }
 
     /// Ends the session locally (a sign-out): forgets the tokens without calling `onSessionEnded`.
     public func invalidate() async {
-        ended = true
-        tokens = nil
-        inFlight?.cancel()
-        await clearStore()
+        _ = await perform(core.handle(.invalidated))
     }
 
-    private func refresh(from current: AuthTokens) async throws(NetworkError) -> AuthTokens {
-        if let inFlight { return try await inFlight.value.get() }
-        let task = Task { await self.performRefresh(from: current) }
-        inFlight = task
-        return try await task.value.get()
+    /// Performs `effects` and returns the caller's answer.
+    private func answer(_ effects: [TokenRefreshCore.Effect]) async throws(NetworkError) -> AuthTokens {
+        guard let result = await perform(effects) else { throw .sessionExpired }
+        return try result.get()
+    }
+
+    /// Performs `effects` in order; the answer they give the caller, if any.
+    private func perform(_ effects: [TokenRefreshCore.Effect]) async -> Result<AuthTokens, NetworkError>? {
+        var answer: Result<AuthTokens, NetworkError>?
+        for effect in effects {
+            switch effect {
+            case .answer(let tokens): answer = .success(tokens)
+            case .fail(let error): answer = .failure(error)
+            case .startRefresh(let refreshToken):
+                // Stored before any await, so every caller the core sends to join finds it.
+                let task = Task { await self.performRefresh(using: refreshToken) }
+                inFlight = task
+                answer = await task.value
+            case .joinRefresh:
+                answer = await inFlight?.value ?? .failure(.sessionExpired)
+            case .save(let tokens): await save(tokens)
+            case .clearStore: await clearStore()
+            case .reportSessionEnded: await onSessionEnded()
+            case .cancelRefresh: inFlight?.cancel()
+            }
+        }
+        return answer
     }
 
     /// Runs once per refresh; every caller awaits its result.
-    private func performRefresh(from current: AuthTokens) async -> Result<AuthTokens, NetworkError> {
-        defer { inFlight = nil }
+    private func performRefresh(using refreshToken: String) async -> Result<AuthTokens, NetworkError> {
+        let outcome: TokenRefreshCore.Event
         do throws(NetworkError) {
-            let fresh = try await refresher.refresh(using: current.refreshToken)
-            guard !ended else { return .failure(.sessionExpired) }
-            tokens = fresh
-            await persist(fresh)
-            return .success(fresh)
+            outcome = .refreshed(try await refresher.refresh(using: refreshToken))
         } catch {
-            guard Self.endsSession(error) else { return .failure(error) }
-            if !ended {
-                ended = true
-                tokens = nil
-                await clearStore()
-                await onSessionEnded()
-            }
-            return .failure(.sessionExpired)
+            outcome = .refreshFailed(error)
         }
+        let effects = core.handle(outcome)
+        // No caller joins this refresh any more (the core has left `refreshing`), and a refresh
+        // started while its effects run must not find its task cleared by this one.
+        inFlight = nil
+        return await perform(effects) ?? .failure(.sessionExpired)
     }
 
-    /// Writes `fresh` to the store; on failure keeps it as unsaved (it stays in use) and logs why.
-    private func persist(_ fresh: AuthTokens) async {
+    /// Saves `tokens`; a refusal keeps them in use (the core remembers it) and is logged.
+    private func save(_ tokens: AuthTokens) async {
+        let hadFailed = core.unsaved != nil
         do {
-            try await store.save(fresh)
-            if unsaved != nil { logger.notice("refreshed tokens saved after an earlier failure") }
-            unsaved = nil
+            try await store.save(tokens)
+            _ = core.handle(.saved)
+            if hadFailed { logger.notice("refreshed tokens saved after an earlier failure") }
         } catch {
-            unsaved = TokenSaveFailure(reason: "\(error)")
+            _ = core.handle(.saveFailed(TokenSaveFailure(reason: "\(error)")))
             logger.error("refreshed tokens could not be saved; kept in memory and retried", metadata: ["error": "\(error)"])
         }
     }
@@ -150,19 +151,10 @@ public actor TokenRefreshCoordinator {
     /// Deletes the stored tokens. A failure is logged: what stays on disk was revoked or spent, so
     /// the next launch is refused by the server and ends the session there.
     private func clearStore() async {
-        unsaved = nil
         do {
             try await store.clear()
         } catch {
             logger.error("stored tokens could not be deleted", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Whether a refresh failure means the refresh token itself was refused.
-    static func endsSession(_ error: NetworkError) -> Bool {
-        switch error.status?.code {
-        case 400, 401, 403: true
-        default: error.isSessionExpired
         }
     }
 }

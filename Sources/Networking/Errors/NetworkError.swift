@@ -5,7 +5,7 @@ import NIOHTTP1
 /// Everything that can go wrong with a request, as cases a caller can act on.
 ///
 /// `description` is a sentence for a person; it never contains tokens or other header values.
-public enum NetworkError: Error, Sendable, CustomStringConvertible {
+public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server could not be reached (refused, unreachable, reset before an answer).
     case noConnection(reason: String)
     /// The request took longer than its timeout.
@@ -96,7 +96,7 @@ extension NetworkError: LocalizedError {
 }
 
 /// A non-2xx answer: its status, headers, raw body and, when present, the server's JSON error.
-public struct HTTPStatusFailure: Sendable, CustomStringConvertible {
+public struct HTTPStatusFailure: Sendable, Equatable, CustomStringConvertible {
     /// The status.
     public var status: HTTPResponse.Status
     /// The response header fields.
