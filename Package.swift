@@ -265,7 +265,8 @@ let package = Package(
         .executableTarget(
             name: "bazaar-datagen",
             dependencies: [
-                "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres", "BazaarDomain",
+                "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres",
+                "BazaarDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -357,7 +358,8 @@ let package = Package(
         .testTarget(
             name: "AppTests",
             dependencies: [
-                "bazaar", "bazaar-demo", "BazaarApp", "BazaarAPI", "BazaarServer", "BazaarServerRuntime", "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
+                "bazaar", "bazaar-demo", "BazaarApp", "BazaarAPI", "BazaarServer", "BazaarServerRuntime",
+                "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
                 "Chat",
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -416,7 +418,8 @@ let package = Package(
         .testTarget(
             name: "ChatTests",
             dependencies: [
-                "Chat", "LiveEvents", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer", "BazaarServerRuntime",
+                "Chat", "LiveEvents", "Dependencies", "Session", "Networking", "BazaarAPI", "BazaarServer",
+                "BazaarServerRuntime",
                 "TestSupport", "BazaarApp",
             ],
             swiftSettings: strict

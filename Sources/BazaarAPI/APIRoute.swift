@@ -27,7 +27,8 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
             if character == "{" {
                 inParameter = true
                 let value = remaining.popFirst() ?? ""
-                result += value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
+                result +=
+                    value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value
             } else if character == "}" {
                 inParameter = false
             } else if !inParameter {
@@ -68,11 +69,14 @@ public enum APIRoutes {
     /// `POST /v1/products`: list a product for sale.
     public static let createProduct = APIRoute(method: "POST", template: "/v1/products", requiresAuth: true)
     /// `POST /v1/products/{id}/photos`: add a photo (the image is the body) as the seller.
-    public static let addProductPhoto = APIRoute(method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
+    public static let addProductPhoto = APIRoute(
+        method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
     /// `PUT /v1/products/{id}/photos`: put the product's photos in a new order, as the seller.
-    public static let reorderProductPhotos = APIRoute(method: "PUT", template: "/v1/products/{id}/photos", requiresAuth: true)
+    public static let reorderProductPhotos = APIRoute(
+        method: "PUT", template: "/v1/products/{id}/photos", requiresAuth: true)
     /// `GET /v1/products/{id}/photos/{photo}`: one photo's image.
-    public static let productPhoto = APIRoute(method: "GET", template: "/v1/products/{id}/photos/{photo}", requiresAuth: false)
+    public static let productPhoto = APIRoute(
+        method: "GET", template: "/v1/products/{id}/photos/{photo}", requiresAuth: false)
     /// `DELETE /v1/products/{id}/photos/{photo}`: remove a photo, as the seller.
     public static let removeProductPhoto = APIRoute(
         method: "DELETE", template: "/v1/products/{id}/photos/{photo}", requiresAuth: true)
@@ -83,15 +87,18 @@ public enum APIRoutes {
     /// `POST /v1/conversations`: open (or find) a conversation.
     public static let startConversation = APIRoute(method: "POST", template: "/v1/conversations", requiresAuth: true)
     /// `GET /v1/conversations/{id}/messages`: messages, newest first.
-    public static let messages = APIRoute(method: "GET", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    public static let messages = APIRoute(
+        method: "GET", template: "/v1/conversations/{id}/messages", requiresAuth: true)
     /// `POST /v1/conversations/{id}/messages`: send a message (needs `Idempotency-Key`).
-    public static let sendMessage = APIRoute(method: "POST", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    public static let sendMessage = APIRoute(
+        method: "POST", template: "/v1/conversations/{id}/messages", requiresAuth: true)
     /// `POST /v1/conversations/{id}/read`: mark messages read.
     public static let markRead = APIRoute(method: "POST", template: "/v1/conversations/{id}/read", requiresAuth: true)
     /// `GET /v1/notifications`: the caller's notifications, newest first.
     public static let notifications = APIRoute(method: "GET", template: "/v1/notifications", requiresAuth: true)
     /// `POST /v1/notifications/read`: mark notifications read.
-    public static let markNotificationsRead = APIRoute(method: "POST", template: "/v1/notifications/read", requiresAuth: true)
+    public static let markNotificationsRead = APIRoute(
+        method: "POST", template: "/v1/notifications/read", requiresAuth: true)
     /// `GET /v1/events`: the live-event WebSocket.
     public static let events = APIRoute(method: "GET", template: "/v1/events", requiresAuth: true)
     /// `GET /health`: liveness.
@@ -102,7 +109,8 @@ public enum APIRoutes {
     /// Every route above, in the order the contract lists them.
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
-        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations, startConversation, conversation, messages, sendMessage, markRead,
+        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
+        startConversation, conversation, messages, sendMessage, markRead,
         notifications, markNotificationsRead, events, health, metrics,
     ]
 }

@@ -169,7 +169,8 @@ public enum BazaarJSON {
     /// Where the contract's date form has its fixed separators (`yyyy-MM-ddTHH:mm:ss`), shared by
     /// the writer and the reader; `.` and `Z` follow the seconds.
     private static let separators: [(offset: Int, byte: UInt8)] = [
-        (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")),
+        (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")),
+        (16, UInt8(ascii: ":")),
     ]
 
     private static let fractionalStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -11,7 +11,9 @@ public enum Price {
         else { return nil }
         guard parts.count == 2 else { return whole * 100 }
         let fraction = parts[1]
-        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(fraction) else {
+        guard (1...2).contains(fraction.count), fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let value = Int(fraction)
+        else {
             return nil
         }
         return whole * 100 + (fraction.count == 1 ? value * 10 : value)

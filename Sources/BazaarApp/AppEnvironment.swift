@@ -29,7 +29,9 @@ struct AppEnvironment: Sendable {
         throws -> AppEnvironment
     {
         let server = options.server ?? environment["BAZAAR_SERVER"] ?? "http://127.0.0.1:8080"
-        guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
             throw ValidationError("--server must be an http or https URL, like http://127.0.0.1:8080 (got \(server))")
         }
         let folder: URL
@@ -38,7 +40,8 @@ struct AppEnvironment: Sendable {
         } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             folder = URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("bazaar", isDirectory: true)
         } else {
-            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/bazaar", isDirectory: true)
+            folder = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+                ".config/bazaar", isDirectory: true)
         }
         return AppEnvironment(serverURL: url, configFolder: folder)
     }

@@ -20,7 +20,9 @@ struct AppServices: Sendable {
             try FileManager.default.createDirectory(
                 at: environment.configFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw AppError(.refused, "cannot create the config folder \(environment.configFolder.path): \(error.localizedDescription)")
+            throw AppError(
+                .refused,
+                "cannot create the config folder \(environment.configFolder.path): \(error.localizedDescription)")
         }
         let wiring = CompositionRoot.Wiring()
         self.wiring = wiring

@@ -34,7 +34,8 @@ package struct BazaarCommand: AsyncParsableCommand {
 
     package static func main() async {
         // Logs go to stderr, warnings and worse unless BAZAAR_LOG_LEVEL says otherwise.
-        let level = ProcessInfo.processInfo.environment["BAZAAR_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let level =
+            ProcessInfo.processInfo.environment["BAZAAR_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -23,7 +23,9 @@ enum CompositionRoot {
         dependencies.register((any ProfileModuleProtocol).self) { _ in ProfileModule(session: session) }
         // One outbox and one event socket per run, shared by every chat screen and command; the
         // rest of the app reaches them through their protocols.
-        dependencies.register(Outbox.self) { _ in try services.wiring.outbox(for: session, environment: services.environment) }
+        dependencies.register(Outbox.self) { _ in
+            try services.wiring.outbox(for: session, environment: services.environment)
+        }
         dependencies.register((any OutboxControlling).self) { resolver in try resolver.resolve(Outbox.self) }
         dependencies.register((any LiveEventSource).self) { _ in
             LiveEventsConnection(baseURL: services.environment.serverURL, network: session.network)
@@ -50,7 +52,8 @@ enum CompositionRoot {
         func outbox(for session: UserSession, environment: AppEnvironment) throws -> Outbox {
             let file = environment.outboxFile(for: session.userID)
             try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             let outbox = try Outbox(path: file.path, deliverer: BazaarOutboxDeliverer(network: session.network))
             nudger.attach(outbox)
             return outbox

@@ -42,7 +42,8 @@ struct KnownIDs: Sendable {
         default:
             let examples = matches.suffix(3).map { String($0.prefix(prefix.count + 4)) + "…" }.joined(separator: ", ")
             throw AppError(
-                .usage, "the \(what) id '\(text)' is ambiguous: it starts \(matches.count) ids (\(examples)); type more of it")
+                .usage,
+                "the \(what) id '\(text)' is ambiguous: it starts \(matches.count) ids (\(examples)); type more of it")
         }
     }
 

@@ -124,7 +124,9 @@ package final class PostgresDatabase: Sendable {
             case .server:
                 // Class 08: connection exception; class 57: operator intervention (shutdown, restart).
                 let state = error.serverInfo?[.sqlState] ?? ""
-                if state.hasPrefix("08") || state.hasPrefix("57") { return "the database is shutting down or restarting" }
+                if state.hasPrefix("08") || state.hasPrefix("57") {
+                    return "the database is shutting down or restarting"
+                }
                 return nil
             default:
                 return nil

@@ -34,7 +34,8 @@ public struct PostgresEngine: StorageEngine {
         let database = PostgresDatabase(
             url: url, maximumConnections: maximumConnections, operationTimeout: operationTimeout, logger: logger)
         // Events from here on are this replica's to deliver, also those written before its listener connects.
-        let startAfter = try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0
+        let startAfter =
+            try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0
         let listener = PostgresEventListener(
             url: url, sink: sink, availability: database.availability,
             retention: max(loginThrottle.window, .seconds(600)), startAfter: startAfter, now: now, logger: logger)

@@ -68,10 +68,12 @@ struct PostgresEventListener: Service {
                 // Only a failed connection attempt says the database is unreachable; a listening
                 // connection that dropped (one backend ended, say) is simply made again.
                 if case ListenerError.connectFailed(let cause) = error {
-                    availability.markDown(PostgresDatabase.unavailabilityReason(cause) ?? "the database cannot be reached")
+                    availability.markDown(
+                        PostgresDatabase.unavailabilityReason(cause) ?? "the database cannot be reached")
                 }
                 logger.warning(
-                    "event listener disconnected; reconnecting", metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
+                    "event listener disconnected; reconnecting",
+                    metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
             }
             try? await Task.sleep(for: cursor.pause)
             cursor.pause = min(cursor.pause * 2, .seconds(2))

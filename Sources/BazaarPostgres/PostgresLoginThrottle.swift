@@ -24,7 +24,8 @@ struct PostgresLoginThrottle: LoginThrottling {
         for row in rows {
             let (key, count, oldest) = try row.decode((String, Int, Int64).self)
             guard let limit = keys.first(where: { $0.key == key })?.limit, count >= limit else { continue }
-            waits.append(StoredValues.date(oldest).addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
+            waits.append(
+                StoredValues.date(oldest).addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
         }
         guard let longest = waits.max() else { return nil }
         return max(1, Int(longest.rounded(.up)))
@@ -33,7 +34,8 @@ struct PostgresLoginThrottle: LoginThrottling {
     func recordFailure(username: String, address: String?) async throws {
         let keys = Self.keys(username: username, address: address, policy: policy).map(\.key)
         try await database.rows(
-            "INSERT INTO login_failures (throttle_key, failed_at) SELECT unnest(\(keys)::TEXT[]), \(StoredValues.millis(now()))")
+            "INSERT INTO login_failures (throttle_key, failed_at) SELECT unnest(\(keys)::TEXT[]), \(StoredValues.millis(now()))"
+        )
     }
 
     func recordSuccess(username: String) async throws {

@@ -32,96 +32,100 @@ package enum PostgresMigrations {
 
     /// Every migration, oldest first.
     package static let all: [Migration] = [
-        Migration(name: "v1-initial-schema", statements: [
-            """
-            CREATE TABLE users (
-                id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, bio TEXT,
-                password_hash TEXT NOT NULL, photo_digest TEXT, created_at BIGINT NOT NULL)
-            """,
-            """
-            CREATE TABLE photos (
-                user_id TEXT PRIMARY KEY REFERENCES users(id), media_type TEXT NOT NULL, digest TEXT NOT NULL,
-                data BYTEA NOT NULL, updated_at BIGINT NOT NULL)
-            """,
-            """
-            CREATE TABLE sessions (
-                id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), created_at BIGINT NOT NULL,
-                revoked_at BIGINT)
-            """,
-            """
-            CREATE TABLE refresh_tokens (
-                token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
-                created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
-            """,
-            "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
-            """
-            CREATE TABLE products (
-                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-                seller_id TEXT NOT NULL REFERENCES users(id), title TEXT NOT NULL, description TEXT NOT NULL,
-                price_cents BIGINT NOT NULL, currency TEXT NOT NULL, created_at BIGINT NOT NULL)
-            """,
-            """
-            CREATE TABLE conversations (
-                id TEXT PRIMARY KEY, user_low TEXT NOT NULL REFERENCES users(id),
-                user_high TEXT NOT NULL REFERENCES users(id), product_id TEXT REFERENCES products(id),
-                product_key TEXT NOT NULL, last_message_id TEXT, created_at BIGINT NOT NULL,
-                updated_at BIGINT NOT NULL, UNIQUE (user_low, user_high, product_key))
-            """,
-            "CREATE INDEX conversations_low ON conversations(user_low, updated_at)",
-            "CREATE INDEX conversations_high ON conversations(user_high, updated_at)",
-            """
-            CREATE TABLE conversation_reads (
-                conversation_id TEXT NOT NULL REFERENCES conversations(id), user_id TEXT NOT NULL REFERENCES users(id),
-                last_read_seq BIGINT NOT NULL, PRIMARY KEY (conversation_id, user_id))
-            """,
-            """
-            CREATE TABLE messages (
-                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-                conversation_id TEXT NOT NULL REFERENCES conversations(id), sender_id TEXT NOT NULL REFERENCES users(id),
-                body TEXT NOT NULL, created_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX messages_conversation ON messages(conversation_id, seq)",
-            """
-            CREATE TABLE idempotency_keys (
-                user_id TEXT NOT NULL REFERENCES users(id), idem_key TEXT NOT NULL,
-                message_id TEXT NOT NULL REFERENCES messages(id) DEFERRABLE INITIALLY DEFERRED,
-                created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idem_key))
-            """,
-            """
-            CREATE TABLE notifications (
-                id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
-                user_id TEXT NOT NULL REFERENCES users(id), type TEXT NOT NULL, is_read BOOLEAN NOT NULL,
-                conversation_id TEXT REFERENCES conversations(id), message_id TEXT REFERENCES messages(id),
-                created_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX notifications_user ON notifications(user_id, seq)",
-        ]),
-        Migration(name: "v2-replicas", statements: [
-            // Live events for every replica: the row is the event, the notification only its number.
-            """
-            CREATE TABLE live_events (
-                seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, kind TEXT NOT NULL, user_ids TEXT[] NOT NULL,
-                frame TEXT NOT NULL, created_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX live_events_created ON live_events(created_at)",
-            // The transaction lock makes numbers commit in order, so a listener reading `seq > last`
-            // never skips a number that commits late. NOTIFY serialises commits anyway.
-            """
-            CREATE FUNCTION bazaar_publish(event_kind TEXT, recipients TEXT[], event_frame TEXT, at_millis BIGINT)
-            RETURNS BIGINT LANGUAGE plpgsql AS $$
-            DECLARE new_seq BIGINT;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(\(lockKey + 1));
-                INSERT INTO live_events (kind, user_ids, frame, created_at)
-                    VALUES (event_kind, recipients, event_frame, at_millis) RETURNING seq INTO new_seq;
-                PERFORM pg_notify('\(eventChannel)', new_seq::TEXT);
-                RETURN new_seq;
-            END $$
-            """,
-            // Failed logins, counted across replicas; rows older than the window are pruned.
-            "CREATE TABLE login_failures (throttle_key TEXT NOT NULL, failed_at BIGINT NOT NULL)",
-            "CREATE INDEX login_failures_key ON login_failures(throttle_key, failed_at)",
-        ]),
+        Migration(
+            name: "v1-initial-schema",
+            statements: [
+                """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, display_name TEXT NOT NULL, bio TEXT,
+                    password_hash TEXT NOT NULL, photo_digest TEXT, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE photos (
+                    user_id TEXT PRIMARY KEY REFERENCES users(id), media_type TEXT NOT NULL, digest TEXT NOT NULL,
+                    data BYTEA NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id), created_at BIGINT NOT NULL,
+                    revoked_at BIGINT)
+                """,
+                """
+                CREATE TABLE refresh_tokens (
+                    token_hash TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+                    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT)
+                """,
+                "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
+                """
+                CREATE TABLE products (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                    seller_id TEXT NOT NULL REFERENCES users(id), title TEXT NOT NULL, description TEXT NOT NULL,
+                    price_cents BIGINT NOT NULL, currency TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY, user_low TEXT NOT NULL REFERENCES users(id),
+                    user_high TEXT NOT NULL REFERENCES users(id), product_id TEXT REFERENCES products(id),
+                    product_key TEXT NOT NULL, last_message_id TEXT, created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL, UNIQUE (user_low, user_high, product_key))
+                """,
+                "CREATE INDEX conversations_low ON conversations(user_low, updated_at)",
+                "CREATE INDEX conversations_high ON conversations(user_high, updated_at)",
+                """
+                CREATE TABLE conversation_reads (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id), user_id TEXT NOT NULL REFERENCES users(id),
+                    last_read_seq BIGINT NOT NULL, PRIMARY KEY (conversation_id, user_id))
+                """,
+                """
+                CREATE TABLE messages (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id), sender_id TEXT NOT NULL REFERENCES users(id),
+                    body TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX messages_conversation ON messages(conversation_id, seq)",
+                """
+                CREATE TABLE idempotency_keys (
+                    user_id TEXT NOT NULL REFERENCES users(id), idem_key TEXT NOT NULL,
+                    message_id TEXT NOT NULL REFERENCES messages(id) DEFERRABLE INITIALLY DEFERRED,
+                    created_at BIGINT NOT NULL, PRIMARY KEY (user_id, idem_key))
+                """,
+                """
+                CREATE TABLE notifications (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id), type TEXT NOT NULL, is_read BOOLEAN NOT NULL,
+                    conversation_id TEXT REFERENCES conversations(id), message_id TEXT REFERENCES messages(id),
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX notifications_user ON notifications(user_id, seq)",
+            ]),
+        Migration(
+            name: "v2-replicas",
+            statements: [
+                // Live events for every replica: the row is the event, the notification only its number.
+                """
+                CREATE TABLE live_events (
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, kind TEXT NOT NULL, user_ids TEXT[] NOT NULL,
+                    frame TEXT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX live_events_created ON live_events(created_at)",
+                // The transaction lock makes numbers commit in order, so a listener reading `seq > last`
+                // never skips a number that commits late. NOTIFY serialises commits anyway.
+                """
+                CREATE FUNCTION bazaar_publish(event_kind TEXT, recipients TEXT[], event_frame TEXT, at_millis BIGINT)
+                RETURNS BIGINT LANGUAGE plpgsql AS $$
+                DECLARE new_seq BIGINT;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockKey + 1));
+                    INSERT INTO live_events (kind, user_ids, frame, created_at)
+                        VALUES (event_kind, recipients, event_frame, at_millis) RETURNING seq INTO new_seq;
+                    PERFORM pg_notify('\(eventChannel)', new_seq::TEXT);
+                    RETURN new_seq;
+                END $$
+                """,
+                // Failed logins, counted across replicas; rows older than the window are pruned.
+                "CREATE TABLE login_failures (throttle_key TEXT NOT NULL, failed_at BIGINT NOT NULL)",
+                "CREATE INDEX login_failures_key ON login_failures(throttle_key, failed_at)",
+            ]),
         // Full-text search: the vectors hold ``SearchTokenizer`` terms (the SQLite index's own),
         // written by the store with each product; rows from before are filled here.
         Migration(
@@ -143,40 +147,44 @@ package enum PostgresMigrations {
             ],
             backfill: { connection, logger in try await PostgresSearchVectors.backfill(connection, logger: logger) }),
         // Product photos: the order on the product (every product read needs it), the images apart.
-        Migration(name: "v4-product-photos", statements: [
-            "ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT ''",
-            """
-            CREATE TABLE product_photos (
-                id TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), media_type TEXT NOT NULL,
-                digest TEXT NOT NULL, data BYTEA NOT NULL, created_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX product_photos_product ON product_photos(product_id)",
-        ]),
+        Migration(
+            name: "v4-product-photos",
+            statements: [
+                "ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT ''",
+                """
+                CREATE TABLE product_photos (
+                    id TEXT PRIMARY KEY, product_id TEXT NOT NULL REFERENCES products(id), media_type TEXT NOT NULL,
+                    digest TEXT NOT NULL, data BYTEA NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX product_photos_product ON product_photos(product_id)",
+            ]),
         // A write plan's live events in one statement and one NOTIFY: the rows in the order
         // given (numbered in that order under the same lock as bazaar_publish), then the last
         // number notified. Each event's recipients are one element, ids joined by commas (ids are
         // the server's UUIDs, which hold none).
-        Migration(name: "v5-publish-all", statements: [
-            """
-            CREATE FUNCTION bazaar_publish_all(event_frames TEXT[], recipient_lists TEXT[], at_millis BIGINT)
-            RETURNS BIGINT LANGUAGE plpgsql AS $$
-            DECLARE last_seq BIGINT;
-            BEGIN
-                PERFORM pg_advisory_xact_lock(\(lockKey + 1));
-                WITH inserted AS (
-                    INSERT INTO live_events (kind, user_ids, frame, created_at)
-                    SELECT 'live', string_to_array(e.recipients, ','), e.frame, at_millis
-                    FROM unnest(event_frames, recipient_lists) WITH ORDINALITY AS e(frame, recipients, position)
-                    ORDER BY e.position
-                    RETURNING seq)
-                SELECT MAX(seq) INTO last_seq FROM inserted;
-                IF last_seq IS NOT NULL THEN
-                    PERFORM pg_notify('\(eventChannel)', last_seq::TEXT);
-                END IF;
-                RETURN last_seq;
-            END $$
-            """,
-        ]),
+        Migration(
+            name: "v5-publish-all",
+            statements: [
+                """
+                CREATE FUNCTION bazaar_publish_all(event_frames TEXT[], recipient_lists TEXT[], at_millis BIGINT)
+                RETURNS BIGINT LANGUAGE plpgsql AS $$
+                DECLARE last_seq BIGINT;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockKey + 1));
+                    WITH inserted AS (
+                        INSERT INTO live_events (kind, user_ids, frame, created_at)
+                        SELECT 'live', string_to_array(e.recipients, ','), e.frame, at_millis
+                        FROM unnest(event_frames, recipient_lists) WITH ORDINALITY AS e(frame, recipients, position)
+                        ORDER BY e.position
+                        RETURNING seq)
+                    SELECT MAX(seq) INTO last_seq FROM inserted;
+                    IF last_seq IS NOT NULL THEN
+                        PERFORM pg_notify('\(eventChannel)', last_seq::TEXT);
+                    END IF;
+                    RETURN last_seq;
+                END $$
+                """
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns
@@ -202,7 +210,8 @@ package enum PostgresMigrations {
                         try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                     }
                     try await migration.backfill?(transaction, logger)
-                    try await transaction.query("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
+                    try await transaction.query(
+                        "INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
                 }
                 logger.notice("applied migration", metadata: ["migration": "\(migration.name)"])
                 applied.append(migration.name)
@@ -219,7 +228,8 @@ package enum PostgresMigrations {
     /// The names recorded in `schema_migrations`, in the order they were applied.
     package static func appliedNames(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         var names: [String] = []
-        let rows = try await connection.query("SELECT name FROM schema_migrations ORDER BY applied_at, name", logger: logger)
+        let rows = try await connection.query(
+            "SELECT name FROM schema_migrations ORDER BY applied_at, name", logger: logger)
         for try await name in rows.decode(String.self) { names.append(name) }
         return names
     }

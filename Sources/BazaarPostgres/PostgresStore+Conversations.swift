@@ -32,7 +32,9 @@ extension PostgresStore {
             let views = try await Self.conversationViews(
                 transaction.rows, viewerId: userId,
                 filter: created ? .id(newId) : .pair(low: low, high: high, productKey: productKey), limit: 1)
-            guard let conversation = views.first?.conversation else { throw StoreError.corrupt("conversation vanished") }
+            guard let conversation = views.first?.conversation else {
+                throw StoreError.corrupt("conversation vanished")
+            }
             return (conversation, created)
         }
         conversationMembersMemo.remember(ConversationMembers(low, high), of: opened.conversation.id)
@@ -41,7 +43,8 @@ extension PostgresStore {
 
     /// The conversation as the viewer sees it, or `nil` when missing or not theirs.
     public func conversation(id: String, viewerId: String) async throws -> Conversation? {
-        try await Self.conversationViews(database.rows, viewerId: viewerId, filter: .id(id), limit: 1).first?.conversation
+        try await Self.conversationViews(database.rows, viewerId: viewerId, filter: .id(id), limit: 1).first?
+            .conversation
     }
 
     /// The viewer's conversations, newest activity first, keyset-paginated on (updated_at, id),
@@ -49,14 +52,19 @@ extension PostgresStore {
     public func conversations(
         viewerId: String, before position: ConversationPosition?, limit: Int
     ) async throws -> (items: [Conversation], next: ConversationPosition?) {
-        let views = try await Self.conversationViews(database.rows, viewerId: viewerId, filter: .before(position), limit: limit + 1)
+        let views = try await Self.conversationViews(
+            database.rows, viewerId: viewerId, filter: .before(position), limit: limit + 1)
         let page = views.prefix(limit)
-        let next = views.count > limit ? page.last.map { ConversationPosition(updatedAtMillis: $0.updatedAtMillis, id: $0.conversation.id) } : nil
+        let next =
+            views.count > limit
+            ? page.last.map { ConversationPosition(updatedAtMillis: $0.updatedAtMillis, id: $0.conversation.id) } : nil
         return (page.map(\.conversation), next)
     }
 
     /// Messages newest first; `nil` when the conversation is missing or not the viewer's.
-    public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>? {
+    public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws
+        -> Slice<Message>?
+    {
         try await database.withConnection { connection in
             let member = try await connection.query(
                 """
@@ -77,20 +85,24 @@ extension PostgresStore {
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {
         if let members = conversationMembersMemo.members(of: id) { return members }
-        let members = try await database.rows("SELECT user_low, user_high FROM conversations WHERE id = \(id)").first.map { row in
-            let (low, high) = try row.decode((String, String).self)
-            return ConversationMembers(low, high)
-        }
+        let members = try await database.rows("SELECT user_low, user_high FROM conversations WHERE id = \(id)").first
+            .map { row in
+                let (low, high) = try row.decode((String, String).self)
+                return ConversationMembers(low, high)
+            }
         if let members { conversationMembersMemo.remember(members, of: id) }
         return members
     }
 
     public func message(id: String) async throws -> Message? {
-        try await database.rows("SELECT \(unescaped: Self.messageColumns) FROM messages WHERE id = \(id)").first.map(Self.message)
+        try await database.rows("SELECT \(unescaped: Self.messageColumns) FROM messages WHERE id = \(id)").first.map(
+            Self.message)
     }
 
     /// Moves the viewer's read marker up to the message (never down) and marks its notifications read.
-    public func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome? {
+    public func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws
+        -> MarkReadOutcome?
+    {
         try await database.withTransaction { transaction in
             guard
                 let member = try await transaction.rows(

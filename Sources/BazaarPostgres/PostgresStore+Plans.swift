@@ -46,7 +46,9 @@ extension PostgresStore {
     }
 
     /// Runs one write of a plan (publishes are written after the others, by ``apply(_:now:)``).
-    private static func write(_ write: StoredWrite, at nowMillis: Int64, in transaction: PostgresTransaction) async throws {
+    private static func write(_ write: StoredWrite, at nowMillis: Int64, in transaction: PostgresTransaction)
+        async throws
+    {
         switch write {
         case .claim(let claim):
             // The unique key decides a race between replicas: the second insert waits for the

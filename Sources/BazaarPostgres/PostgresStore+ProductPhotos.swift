@@ -5,7 +5,9 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Adds a photo as the last of a product `sellerId` sells.
-    public func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws -> ProductPhotoChange {
+    public func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { transaction, order in
             guard order.append(photo.id) else { return .limitReached }
             try await transaction.rows(
@@ -19,7 +21,9 @@ extension PostgresStore {
     }
 
     /// Removes a photo from a product `sellerId` sells.
-    public func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws -> ProductPhotoChange {
+    public func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { transaction, order in
             guard order.remove(photoId) else { return .notFound }
             try await transaction.rows("DELETE FROM product_photos WHERE id = \(photoId) AND product_id = \(productId)")
@@ -28,7 +32,9 @@ extension PostgresStore {
     }
 
     /// Puts the photos of a product `sellerId` sells in `order`.
-    public func reorderProductPhotos(productId: String, sellerId: String, order new: [String]) async throws -> ProductPhotoChange {
+    public func reorderProductPhotos(productId: String, sellerId: String, order new: [String]) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { _, order in
             order.reorder(new) ? nil : .mismatch
         }
@@ -53,14 +59,18 @@ extension PostgresStore {
         try await database.withTransaction { transaction in
             guard
                 let row = try await transaction.rows(
-                    "SELECT seller_id, photo_ids FROM products WHERE id = \(productId) FOR UPDATE").first,
+                    "SELECT seller_id, photo_ids FROM products WHERE id = \(productId) FOR UPDATE"
+                ).first,
                 try row.makeRandomAccess()["seller_id"].decode(String.self) == sellerId
             else { return .notFound }
             var order = ProductPhotoOrder(column: try row.makeRandomAccess()["photo_ids"].decode(String.self))
             if let failure = try await change(transaction, &order) { return failure }
             let updated = try await transaction.rows(
-                "UPDATE products SET photo_ids = \(order.column) WHERE id = \(productId) RETURNING \(unescaped: Self.productColumns)")
-            guard let product = try updated.first.map(Self.product) else { throw StoreError.corrupt("product vanished") }
+                "UPDATE products SET photo_ids = \(order.column) WHERE id = \(productId) RETURNING \(unescaped: Self.productColumns)"
+            )
+            guard let product = try updated.first.map(Self.product) else {
+                throw StoreError.corrupt("product vanished")
+            }
             return .changed(product)
         }
     }

@@ -37,7 +37,8 @@ extension PostgresStore {
     private func rows(_ query: PostgresQuery) async throws -> [ScannedProduct] {
         try await database.rows(query).map { row in
             let cells = row.makeRandomAccess()
-            return ScannedProduct(product: try Self.product(cells, prefix: ""), seq: try cells["seq"].decode(Int64.self))
+            return ScannedProduct(
+                product: try Self.product(cells, prefix: ""), seq: try cells["seq"].decode(Int64.self))
         }
     }
 
@@ -87,7 +88,8 @@ extension PostgresStore {
             let ascending = scan.order == .priceAscending
             if let after = scan.after, let price = after.priceCents {
                 let p = bind(price)
-                conditions.append("(price_cents \(ascending ? ">" : "<") \(p) OR (price_cents = \(p) AND seq < \(bind(after.seq))))")
+                conditions.append(
+                    "(price_cents \(ascending ? ">" : "<") \(p) OR (price_cents = \(p) AND seq < \(bind(after.seq))))")
             }
             orderBy = "price_cents \(ascending ? "ASC" : "DESC"), seq DESC"
         }

@@ -4,11 +4,14 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Starts a session with its first refresh token hash.
-    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws {
+    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date)
+        async throws
+    {
         let nowMillis = StoredValues.millis(now)
         try await database.withTransaction { transaction in
             try await transaction.rows(
-                "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (\(id), \(userId), \(nowMillis), NULL)")
+                "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (\(id), \(userId), \(nowMillis), NULL)"
+            )
             try await transaction.rows(
                 """
                 INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
@@ -19,7 +22,9 @@ extension PostgresStore {
 
     /// Spends a refresh token under a row lock: when two replicas spend the same token at once,
     /// the second waits for the first, then finds it spent and revokes the session.
-    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome {
+    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws
+        -> RefreshOutcome
+    {
         let nowMillis = StoredValues.millis(now)
         return try await database.withTransaction { transaction in
             guard

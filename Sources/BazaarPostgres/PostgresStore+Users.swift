@@ -20,7 +20,8 @@ extension PostgresStore {
 
     /// The user with this id, or `nil`.
     public func user(id: String) async throws -> UserRecord? {
-        try await database.rows("SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)").first.map(Self.userRecord)
+        try await database.rows("SELECT \(unescaped: Self.userColumns) FROM users WHERE id = \(id)").first.map(
+            Self.userRecord)
     }
 
     /// The user with this username, or `nil`.
@@ -51,7 +52,8 @@ extension PostgresStore {
     public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
         try await database.withTransaction { transaction in
             let updated = try await transaction.rows(
-                "UPDATE users SET photo_digest = \(photo.digest) WHERE id = \(userId) RETURNING \(unescaped: Self.userColumns)")
+                "UPDATE users SET photo_digest = \(photo.digest) WHERE id = \(userId) RETURNING \(unescaped: Self.userColumns)"
+            )
             guard let row = updated.first else { return nil }
             try await transaction.rows(
                 """

@@ -74,7 +74,8 @@ extension PostgresStore {
             priceCents: try cells[prefix + "price_cents"].decode(Int.self),
             currency: try cells[prefix + "currency"].decode(String.self),
             createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
-            photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(productId: id))
+            photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(
+                productId: id))
     }
 
     static func message(_ row: PostgresRow) throws -> Message {
@@ -104,7 +105,9 @@ extension PostgresStore {
 
     /// A page from rows fetched with `LIMIT limit + 1`: the first `limit`, and the last one's
     /// `seq` when more follow.
-    static func slice<Item: Sendable>(_ rows: [PostgresRow], limit: Int, map: (PostgresRow) throws -> Item) throws -> Slice<Item> {
+    static func slice<Item: Sendable>(_ rows: [PostgresRow], limit: Int, map: (PostgresRow) throws -> Item) throws
+        -> Slice<Item>
+    {
         let page = rows.prefix(limit)
         let next: Int64? = rows.count > limit ? try page.last?.makeRandomAccess()["seq"].decode(Int64.self) : nil
         return Slice(items: try page.map(map), next: next)

@@ -67,7 +67,8 @@ final class PostgresTermStatistics: Sendable {
         if let row = rows.first {
             let (terms, frequencies, count) = try row.decode(([String]?, [Float]?, Double).self)
             // The frequencies list ends with three summary numbers; zip stops at the last term.
-            snapshot.frequencies = Dictionary(zip(terms ?? [], (frequencies ?? []).map(Double.init)), uniquingKeysWith: max)
+            snapshot.frequencies = Dictionary(
+                zip(terms ?? [], (frequencies ?? []).map(Double.init)), uniquingKeysWith: max)
             snapshot.rows = max(count, 0)
         }
         cached.withLock { $0 = snapshot }

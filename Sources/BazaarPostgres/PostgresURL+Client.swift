@@ -27,7 +27,9 @@ extension PostgresURL {
             }
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
-        if let applicationName { configuration.options.additionalStartupParameters = [("application_name", applicationName)] }
+        if let applicationName {
+            configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        }
         return configuration
     }
 

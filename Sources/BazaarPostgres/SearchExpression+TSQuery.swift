@@ -7,7 +7,8 @@ extension SearchExpression {
     /// alternative, `<->` within a phrase, `!` for exclusions, `|` between alternatives.
     public var tsquery: String {
         alternatives.map { alternative in
-            let parts = alternative.required.map(Self.tsqueryPhrase) + alternative.excluded.map { "!" + Self.tsqueryPhrase($0) }
+            let parts =
+                alternative.required.map(Self.tsqueryPhrase) + alternative.excluded.map { "!" + Self.tsqueryPhrase($0) }
             return "(" + parts.joined(separator: " & ") + ")"
         }.joined(separator: " | ")
     }

@@ -57,7 +57,8 @@ final class NewestMessagesMemo: Sendable {
 
     /// What one message weighs in the memo: its text and ids, and room for the rest.
     static func weight(of message: Message) -> Int {
-        message.body.utf8.count + message.id.utf8.count + message.conversationId.utf8.count + message.senderId.utf8.count + 64
+        message.body.utf8.count + message.id.utf8.count + message.conversationId.utf8.count
+            + message.senderId.utf8.count + 64
     }
 
     /// Moves with every send; read it before asking the database.
@@ -75,7 +76,10 @@ final class NewestMessagesMemo: Sendable {
 
     /// Remembers the newest page the database gave, unless a message was sent since `generation`
     /// was read; `slice` holds at most `limit` messages and `members` are the conversation's two.
-    func remember(_ slice: Slice<Message>, positions: [Int64], conversationId: String, limit: Int, members: [String], readAt generation: UInt64) {
+    func remember(
+        _ slice: Slice<Message>, positions: [Int64], conversationId: String, limit: Int, members: [String],
+        readAt generation: UInt64
+    ) {
         precondition(slice.items.count == positions.count, "one position per message")
         let page = Page(
             members: members, messages: slice.items, positions: positions, hasOlder: slice.next != nil,

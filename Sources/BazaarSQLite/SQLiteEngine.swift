@@ -34,6 +34,7 @@ public struct SQLiteEngine: StorageEngine {
             try SQLiteStore(path: path, maxBatch: maxBatch, events: events)
         }
         return StorageBackend(
-            store: store, throttle: LoginThrottle(policy: loginThrottle, now: now), events: events, services: [], close: {})
+            store: store, throttle: LoginThrottle(policy: loginThrottle, now: now), events: events, services: [],
+            close: {})
     }
 }

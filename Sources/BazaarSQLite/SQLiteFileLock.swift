@@ -2,7 +2,7 @@ import BazaarStorage
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Holds a SQLite file for one `bazaar-server` process: an exclusive `flock` on a file beside it

@@ -10,151 +10,154 @@ enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial-schema") { db in
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    username TEXT NOT NULL UNIQUE,
-                    display_name TEXT NOT NULL,
-                    bio TEXT,
-                    password_hash TEXT NOT NULL,
-                    photo_digest TEXT,
-                    created_at BIGINT NOT NULL
-                );
-                -- Photos live apart from the users rows that every request reads.
-                CREATE TABLE photos (
-                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id),
-                    media_type TEXT NOT NULL,
-                    digest TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    updated_at BIGINT NOT NULL
-                );
-                CREATE TABLE sessions (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    created_at BIGINT NOT NULL,
-                    revoked_at BIGINT
-                );
-                CREATE TABLE refresh_tokens (
-                    token_hash TEXT PRIMARY KEY NOT NULL,
-                    session_id TEXT NOT NULL REFERENCES sessions(id),
-                    created_at BIGINT NOT NULL,
-                    expires_at BIGINT NOT NULL,
-                    used_at BIGINT
-                );
-                CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
-                CREATE TABLE products (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    seq BIGINT NOT NULL UNIQUE,
-                    seller_id TEXT NOT NULL REFERENCES users(id),
-                    title TEXT NOT NULL,
-                    description TEXT NOT NULL,
-                    price_cents BIGINT NOT NULL,
-                    currency TEXT NOT NULL,
-                    created_at BIGINT NOT NULL
-                );
-                CREATE TABLE conversations (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    user_low TEXT NOT NULL REFERENCES users(id),
-                    user_high TEXT NOT NULL REFERENCES users(id),
-                    product_id TEXT REFERENCES products(id),
-                    product_key TEXT NOT NULL,
-                    last_message_id TEXT,
-                    created_at BIGINT NOT NULL,
-                    updated_at BIGINT NOT NULL,
-                    UNIQUE (user_low, user_high, product_key)
-                );
-                CREATE INDEX conversations_low ON conversations(user_low, updated_at);
-                CREATE INDEX conversations_high ON conversations(user_high, updated_at);
-                CREATE TABLE conversation_reads (
-                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    last_read_seq BIGINT NOT NULL,
-                    PRIMARY KEY (conversation_id, user_id)
-                );
-                CREATE TABLE messages (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    seq BIGINT NOT NULL UNIQUE,
-                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
-                    sender_id TEXT NOT NULL REFERENCES users(id),
-                    body TEXT NOT NULL,
-                    created_at BIGINT NOT NULL
-                );
-                CREATE INDEX messages_conversation ON messages(conversation_id, seq);
-                CREATE TABLE idempotency_keys (
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    idem_key TEXT NOT NULL,
-                    message_id TEXT NOT NULL REFERENCES messages(id),
-                    created_at BIGINT NOT NULL,
-                    PRIMARY KEY (user_id, idem_key)
-                );
-                CREATE TABLE notifications (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    seq BIGINT NOT NULL UNIQUE,
-                    user_id TEXT NOT NULL REFERENCES users(id),
-                    type TEXT NOT NULL,
-                    is_read INTEGER NOT NULL,
-                    conversation_id TEXT REFERENCES conversations(id),
-                    message_id TEXT REFERENCES messages(id),
-                    created_at BIGINT NOT NULL
-                );
-                CREATE INDEX notifications_user ON notifications(user_id, seq);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        username TEXT NOT NULL UNIQUE,
+                        display_name TEXT NOT NULL,
+                        bio TEXT,
+                        password_hash TEXT NOT NULL,
+                        photo_digest TEXT,
+                        created_at BIGINT NOT NULL
+                    );
+                    -- Photos live apart from the users rows that every request reads.
+                    CREATE TABLE photos (
+                        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id),
+                        media_type TEXT NOT NULL,
+                        digest TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        updated_at BIGINT NOT NULL
+                    );
+                    CREATE TABLE sessions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        created_at BIGINT NOT NULL,
+                        revoked_at BIGINT
+                    );
+                    CREATE TABLE refresh_tokens (
+                        token_hash TEXT PRIMARY KEY NOT NULL,
+                        session_id TEXT NOT NULL REFERENCES sessions(id),
+                        created_at BIGINT NOT NULL,
+                        expires_at BIGINT NOT NULL,
+                        used_at BIGINT
+                    );
+                    CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+                    CREATE TABLE products (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        seq BIGINT NOT NULL UNIQUE,
+                        seller_id TEXT NOT NULL REFERENCES users(id),
+                        title TEXT NOT NULL,
+                        description TEXT NOT NULL,
+                        price_cents BIGINT NOT NULL,
+                        currency TEXT NOT NULL,
+                        created_at BIGINT NOT NULL
+                    );
+                    CREATE TABLE conversations (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        user_low TEXT NOT NULL REFERENCES users(id),
+                        user_high TEXT NOT NULL REFERENCES users(id),
+                        product_id TEXT REFERENCES products(id),
+                        product_key TEXT NOT NULL,
+                        last_message_id TEXT,
+                        created_at BIGINT NOT NULL,
+                        updated_at BIGINT NOT NULL,
+                        UNIQUE (user_low, user_high, product_key)
+                    );
+                    CREATE INDEX conversations_low ON conversations(user_low, updated_at);
+                    CREATE INDEX conversations_high ON conversations(user_high, updated_at);
+                    CREATE TABLE conversation_reads (
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        last_read_seq BIGINT NOT NULL,
+                        PRIMARY KEY (conversation_id, user_id)
+                    );
+                    CREATE TABLE messages (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        seq BIGINT NOT NULL UNIQUE,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                        sender_id TEXT NOT NULL REFERENCES users(id),
+                        body TEXT NOT NULL,
+                        created_at BIGINT NOT NULL
+                    );
+                    CREATE INDEX messages_conversation ON messages(conversation_id, seq);
+                    CREATE TABLE idempotency_keys (
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        idem_key TEXT NOT NULL,
+                        message_id TEXT NOT NULL REFERENCES messages(id),
+                        created_at BIGINT NOT NULL,
+                        PRIMARY KEY (user_id, idem_key)
+                    );
+                    CREATE TABLE notifications (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        seq BIGINT NOT NULL UNIQUE,
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        type TEXT NOT NULL,
+                        is_read INTEGER NOT NULL,
+                        conversation_id TEXT REFERENCES conversations(id),
+                        message_id TEXT REFERENCES messages(id),
+                        created_at BIGINT NOT NULL
+                    );
+                    CREATE INDEX notifications_user ON notifications(user_id, seq);
+                    """)
         }
         migrator.registerMigration("v2-product-search") { db in
             // Full-text index over title and description, kept by triggers; its rowid is the
             // product's seq, so newest-first search walks the index backwards and stops early.
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE products_fts USING fts5(
-                    title, description, content = 'products', content_rowid = 'seq',
-                    tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
-                CREATE TRIGGER products_fts_insert AFTER INSERT ON products BEGIN
-                    INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
-                END;
-                CREATE TRIGGER products_fts_delete AFTER DELETE ON products BEGIN
-                    INSERT INTO products_fts (products_fts, rowid, title, description)
-                    VALUES ('delete', old.seq, old.title, old.description);
-                END;
-                CREATE TRIGGER products_fts_update AFTER UPDATE OF seq, title, description ON products BEGIN
-                    INSERT INTO products_fts (products_fts, rowid, title, description)
-                    VALUES ('delete', old.seq, old.title, old.description);
-                    INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
-                END;
-                INSERT INTO products_fts (products_fts) VALUES ('rebuild');
-                -- Titles alone, for relevance's first run: a word common in descriptions but
-                -- rare in titles must not make that run read its whole posting list.
-                CREATE VIRTUAL TABLE products_title_fts USING fts5(
-                    title, content = 'products', content_rowid = 'seq',
-                    tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
-                CREATE TRIGGER products_title_fts_insert AFTER INSERT ON products BEGIN
-                    INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
-                END;
-                CREATE TRIGGER products_title_fts_delete AFTER DELETE ON products BEGIN
-                    INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-                END;
-                CREATE TRIGGER products_title_fts_update AFTER UPDATE OF seq, title ON products BEGIN
-                    INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
-                    INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
-                END;
-                INSERT INTO products_title_fts (products_title_fts) VALUES ('rebuild');
-                CREATE INDEX products_seller ON products (seller_id, seq);
-                CREATE INDEX products_price ON products (price_cents, seq);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE products_fts USING fts5(
+                        title, description, content = 'products', content_rowid = 'seq',
+                        tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
+                    CREATE TRIGGER products_fts_insert AFTER INSERT ON products BEGIN
+                        INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
+                    END;
+                    CREATE TRIGGER products_fts_delete AFTER DELETE ON products BEGIN
+                        INSERT INTO products_fts (products_fts, rowid, title, description)
+                        VALUES ('delete', old.seq, old.title, old.description);
+                    END;
+                    CREATE TRIGGER products_fts_update AFTER UPDATE OF seq, title, description ON products BEGIN
+                        INSERT INTO products_fts (products_fts, rowid, title, description)
+                        VALUES ('delete', old.seq, old.title, old.description);
+                        INSERT INTO products_fts (rowid, title, description) VALUES (new.seq, new.title, new.description);
+                    END;
+                    INSERT INTO products_fts (products_fts) VALUES ('rebuild');
+                    -- Titles alone, for relevance's first run: a word common in descriptions but
+                    -- rare in titles must not make that run read its whole posting list.
+                    CREATE VIRTUAL TABLE products_title_fts USING fts5(
+                        title, content = 'products', content_rowid = 'seq',
+                        tokenize = '\(SearchTokenizer.arguments.joined(separator: " "))');
+                    CREATE TRIGGER products_title_fts_insert AFTER INSERT ON products BEGIN
+                        INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
+                    END;
+                    CREATE TRIGGER products_title_fts_delete AFTER DELETE ON products BEGIN
+                        INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+                    END;
+                    CREATE TRIGGER products_title_fts_update AFTER UPDATE OF seq, title ON products BEGIN
+                        INSERT INTO products_title_fts (products_title_fts, rowid, title) VALUES ('delete', old.seq, old.title);
+                        INSERT INTO products_title_fts (rowid, title) VALUES (new.seq, new.title);
+                    END;
+                    INSERT INTO products_title_fts (products_title_fts) VALUES ('rebuild');
+                    CREATE INDEX products_seller ON products (seller_id, seq);
+                    CREATE INDEX products_price ON products (price_cents, seq);
+                    """)
         }
         migrator.registerMigration("v3-product-photos") { db in
             // The order lives on the product (every read of a product needs it, none more); the
             // images in a table of their own, read only when a photo itself is asked for.
-            try db.execute(sql: """
-                ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT '';
-                CREATE TABLE product_photos (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    product_id TEXT NOT NULL REFERENCES products(id),
-                    media_type TEXT NOT NULL,
-                    digest TEXT NOT NULL,
-                    data BLOB NOT NULL,
-                    created_at BIGINT NOT NULL
-                );
-                CREATE INDEX product_photos_product ON product_photos (product_id);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE products ADD COLUMN photo_ids TEXT NOT NULL DEFAULT '';
+                    CREATE TABLE product_photos (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        product_id TEXT NOT NULL REFERENCES products(id),
+                        media_type TEXT NOT NULL,
+                        digest TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        created_at BIGINT NOT NULL
+                    );
+                    CREATE INDEX product_photos_product ON product_photos (product_id);
+                    """)
         }
         return migrator
     }

@@ -13,7 +13,8 @@ extension SQLiteStore {
             let productKey = productId ?? ""
             var created = false
             var id = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM conversations WHERE user_low = ? AND user_high = ? AND product_key = ?"),
+                db.cachedStatement(
+                    sql: "SELECT id FROM conversations WHERE user_low = ? AND user_high = ? AND product_key = ?"),
                 arguments: [low, high, productKey])
             if id == nil {
                 try Self.mappingConflicts("conversation") {
@@ -22,11 +23,14 @@ extension SQLiteStore {
                             INSERT INTO conversations (id, user_low, user_high, product_id, product_key, last_message_id, created_at, updated_at)
                             VALUES (?, ?, ?, ?, ?, NULL, ?, ?)
                             """,
-                        arguments: [newId, low, high, productId, productKey, StoredValues.millis(now), StoredValues.millis(now)])
+                        arguments: [
+                            newId, low, high, productId, productKey, StoredValues.millis(now), StoredValues.millis(now),
+                        ])
                 }
                 for member in [low, high] {
                     try db.run(
-                        sql: "INSERT INTO conversation_reads (conversation_id, user_id, last_read_seq) VALUES (?, ?, 0)",
+                        sql:
+                            "INSERT INTO conversation_reads (conversation_id, user_id, last_read_seq) VALUES (?, ?, 0)",
                         arguments: [newId, member])
                 }
                 id = newId
@@ -79,14 +83,20 @@ extension SQLiteStore {
     }
 
     /// Messages newest first; `nil` when the conversation is missing or not the viewer's.
-    public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>? {
+    public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws
+        -> Slice<Message>?
+    {
         // The newest page is held in memory once read, and kept current by every send.
-        if position == nil, let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId) {
+        if position == nil,
+            let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId)
+        {
             return held
         }
         let generation = newestMessages.generation
         let read: (slice: Slice<Message>, positions: [Int64], members: [String])? = try await pool.read { db in
-            guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
+            guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else {
+                return nil
+            }
             var positions: [Int64] = []
             positions.reserveCapacity(limit)
             let slice = try Self.newestFirst(
@@ -100,7 +110,8 @@ extension SQLiteStore {
         guard let read else { return nil }
         if position == nil {
             newestMessages.remember(
-                read.slice, positions: read.positions, conversationId: conversationId, limit: limit, members: read.members,
+                read.slice, positions: read.positions, conversationId: conversationId, limit: limit,
+                members: read.members,
                 readAt: generation)
         }
         return read.slice
@@ -113,7 +124,8 @@ extension SQLiteStore {
                 db.cachedStatement(sql: "SELECT user_low, user_high FROM conversations WHERE id = ?"), arguments: [id]
             ).map { row in
                 ConversationMembers(
-                    try row.decode(String.self, forColumn: "user_low"), try row.decode(String.self, forColumn: "user_high"))
+                    try row.decode(String.self, forColumn: "user_low"),
+                    try row.decode(String.self, forColumn: "user_high"))
             }
         }
         if let members { conversationMembersMemo.remember(members, of: id) }
@@ -125,16 +137,21 @@ extension SQLiteStore {
     }
 
     /// Moves the viewer's read marker up to the message and marks its notifications read.
-    public func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome? {
+    public func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws
+        -> MarkReadOutcome?
+    {
         try await writer.write { db in
-            guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else { return nil }
+            guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else {
+                return nil
+            }
             guard
                 let seq = try Int64.fetchOne(
                     db.cachedStatement(sql: "SELECT seq FROM messages WHERE id = ? AND conversation_id = ?"),
                     arguments: [messageId, conversationId])
             else { return .unknownMessage }
             try db.run(
-                sql: "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ? AND last_read_seq < ?",
+                sql:
+                    "UPDATE conversation_reads SET last_read_seq = ? WHERE conversation_id = ? AND user_id = ? AND last_read_seq < ?",
                 arguments: [seq, conversationId, viewerId, seq])
             try db.run(
                 sql: """
@@ -157,7 +174,10 @@ extension SQLiteStore {
     static func memberRow(_ db: Database, conversationId: String, userId: String) throws -> Membership? {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT user_low, user_high FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)"),
+                db.cachedStatement(
+                    sql:
+                        "SELECT user_low, user_high FROM conversations WHERE id = ? AND (user_low = ? OR user_high = ?)"
+                ),
                 arguments: [conversationId, userId, userId])
         else { return nil }
         let low = try row.decode(String.self, forColumn: "user_low")
@@ -178,13 +198,19 @@ extension SQLiteStore {
             throw StoreError.corrupt("conversation member missing")
         }
         let product = try row.decode(String?.self, forColumn: "product_id").flatMap { try fetchProduct(db, id: $0) }
-        let lastMessage = try row.decode(String?.self, forColumn: "last_message_id").flatMap { try fetchMessage(db, id: $0) }
-        let lastRead = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT last_read_seq FROM conversation_reads WHERE conversation_id = ? AND user_id = ?"),
-            arguments: [id, viewerId]) ?? 0
-        let unread = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND sender_id <> ? AND seq > ?"),
-            arguments: [id, viewerId, lastRead]) ?? 0
+        let lastMessage = try row.decode(String?.self, forColumn: "last_message_id").flatMap {
+            try fetchMessage(db, id: $0)
+        }
+        let lastRead =
+            try Int64.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT last_read_seq FROM conversation_reads WHERE conversation_id = ? AND user_id = ?"),
+                arguments: [id, viewerId]) ?? 0
+        let unread =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND sender_id <> ? AND seq > ?"),
+                arguments: [id, viewerId, lastRead]) ?? 0
         return Conversation(
             id: id, otherUser: other.user, product: product, lastMessage: lastMessage, unreadCount: unread,
             updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")))

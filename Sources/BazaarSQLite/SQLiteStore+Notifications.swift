@@ -5,7 +5,9 @@ import GRDB
 
 extension SQLiteStore {
     /// The user's notifications, newest first.
-    public func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<BazaarAPI.Notification> {
+    public func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<
+        BazaarAPI.Notification
+    > {
         try await pool.read { db in
             try Self.newestFirst(
                 db, table: "notifications", where: "user_id", equals: userId, before: position, limit: limit,

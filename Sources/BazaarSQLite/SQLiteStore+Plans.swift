@@ -52,7 +52,8 @@ extension SQLiteStore {
             case .claim(let claim):
                 // Writers are serialised, so looking before inserting cannot race.
                 if let previous = try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
+                    db.cachedStatement(
+                        sql: "SELECT message_id FROM idempotency_keys WHERE user_id = ? AND idem_key = ?"),
                     arguments: [claim.owner, claim.key])
                 {
                     if wrote { throw ClaimTaken(resultId: previous) }
@@ -93,7 +94,8 @@ extension SQLiteStore {
         let at = StoredValues.millis(message.createdAt)
         let seq = try nextSeq(db, table: .messages)
         try db.run(
-            sql: "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            sql:
+                "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             arguments: [message.id, seq, message.conversationId, message.senderId, message.body, at])
         try db.run(
             sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",

@@ -5,29 +5,38 @@ import GRDB
 
 extension SQLiteStore {
     /// Adds a photo as the last of a product `sellerId` sells.
-    public func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws -> ProductPhotoChange {
+    public func addProductPhoto(productId: String, sellerId: String, photo: NewProductPhoto) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { db, order in
             guard order.append(photo.id) else { return .limitReached }
             try db.execute(
-                sql: "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    photo.id, productId, photo.photo.mediaType, photo.photo.digest, photo.photo.data, StoredValues.millis(photo.photo.updatedAt),
+                    photo.id, productId, photo.photo.mediaType, photo.photo.digest, photo.photo.data,
+                    StoredValues.millis(photo.photo.updatedAt),
                 ])
             return nil
         }
     }
 
     /// Removes a photo from a product `sellerId` sells.
-    public func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws -> ProductPhotoChange {
+    public func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { db, order in
             guard order.remove(photoId) else { return .notFound }
-            try db.execute(sql: "DELETE FROM product_photos WHERE id = ? AND product_id = ?", arguments: [photoId, productId])
+            try db.execute(
+                sql: "DELETE FROM product_photos WHERE id = ? AND product_id = ?", arguments: [photoId, productId])
             return nil
         }
     }
 
     /// Puts the photos of a product `sellerId` sells in `order`.
-    public func reorderProductPhotos(productId: String, sellerId: String, order new: [String]) async throws -> ProductPhotoChange {
+    public func reorderProductPhotos(productId: String, sellerId: String, order new: [String]) async throws
+        -> ProductPhotoChange
+    {
         try await changePhotos(productId: productId, sellerId: sellerId) { _, order in
             order.reorder(new) ? nil : .mismatch
         }
@@ -37,7 +46,8 @@ extension SQLiteStore {
     public func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto? {
         try await pool.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = ? AND product_id = ?",
+                db,
+                sql: "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = ? AND product_id = ?",
                 arguments: [photoId, productId]
             ).map { row in try Self.storedPhoto(row, timeColumn: "created_at") }
         }
@@ -51,13 +61,16 @@ extension SQLiteStore {
     ) async throws -> ProductPhotoChange {
         try await writer.write { db in
             guard
-                let row = try Row.fetchOne(db, sql: "SELECT seller_id, photo_ids FROM products WHERE id = ?", arguments: [productId]),
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT seller_id, photo_ids FROM products WHERE id = ?", arguments: [productId]),
                 try row.decode(String.self, forColumn: "seller_id") == sellerId
             else { return .notFound }
             var order = ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids"))
             if let failure = try change(db, &order) { return failure }
             try db.execute(sql: "UPDATE products SET photo_ids = ? WHERE id = ?", arguments: [order.column, productId])
-            guard let product = try Self.fetchProduct(db, id: productId) else { throw StoreError.corrupt("product vanished") }
+            guard let product = try Self.fetchProduct(db, id: productId) else {
+                throw StoreError.corrupt("product vanished")
+            }
             return .changed(product)
         }
     }

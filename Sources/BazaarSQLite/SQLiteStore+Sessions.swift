@@ -4,34 +4,42 @@ import GRDB
 
 extension SQLiteStore {
     /// Starts a session with its first refresh token hash.
-    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws {
+    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date)
+        async throws
+    {
         try await writer.write { db in
             try db.run(
                 sql: "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (?, ?, ?, NULL)",
                 arguments: [id, userId, StoredValues.millis(now)])
             try db.run(
-                sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
+                sql:
+                    "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
                 arguments: [refreshTokenHash, id, StoredValues.millis(now), StoredValues.millis(expiresAt)])
         }
     }
 
     /// Spends a refresh token: rotates it, or revokes the session when it was spent before.
-    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome {
+    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws
+        -> RefreshOutcome
+    {
         let outcome = try await writer.write { db -> RefreshOutcome in
             guard
                 let row = try Row.fetchOne(
-                    db.cachedStatement(sql: """
-                        SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at
-                        FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
-                        WHERE t.token_hash = ?
-                        """),
+                    db.cachedStatement(
+                        sql: """
+                            SELECT t.session_id, t.expires_at, t.used_at, s.user_id, s.revoked_at
+                            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+                            WHERE t.token_hash = ?
+                            """),
                     arguments: [hash])
             else { return .invalid }
             let sessionId = try row.decode(String.self, forColumn: "session_id")
             if try row.decode(Int64?.self, forColumn: "revoked_at") != nil { return .invalid }
             if try row.decode(Int64?.self, forColumn: "used_at") != nil {
                 // Reuse: someone holds a copy of a spent token. End the whole session.
-                try db.run(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?", arguments: [StoredValues.millis(now), sessionId])
+                try db.run(
+                    sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?",
+                    arguments: [StoredValues.millis(now), sessionId])
                 return .reused(sessionId: sessionId)
             }
             if try row.decode(Int64.self, forColumn: "expires_at") <= StoredValues.millis(now) { return .invalid }
@@ -39,7 +47,8 @@ extension SQLiteStore {
                 sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
                 arguments: [StoredValues.millis(now), hash])
             try db.run(
-                sql: "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
+                sql:
+                    "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
                 arguments: [newHash, sessionId, StoredValues.millis(now), StoredValues.millis(newExpiresAt)])
             return .rotated(userId: try row.decode(String.self, forColumn: "user_id"), sessionId: sessionId)
         }
@@ -64,7 +73,9 @@ extension SQLiteStore {
         if activeSessions.isKnownActive(id) { return true }
         let generation = activeSessions.generation
         let active = try await pool.read { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE id = ? AND revoked_at IS NULL"), arguments: [id]) != nil
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM sessions WHERE id = ? AND revoked_at IS NULL"), arguments: [id])
+                != nil
         }
         if active { activeSessions.remember(id, readAt: generation) }
         return active

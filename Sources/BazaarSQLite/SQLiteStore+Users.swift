@@ -7,7 +7,9 @@ extension SQLiteStore {
     /// Creates a user; a taken username is ``StoreError/conflict(_:)``.
     public func createUser(_ new: NewUser) async throws -> UserRecord {
         try await writer.write { db in
-            if try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM users WHERE username = ?"), arguments: [new.username]) != nil {
+            if try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM users WHERE username = ?"), arguments: [new.username]) != nil
+            {
                 throw StoreError.conflict("username")
             }
             try Self.mappingConflicts("username") {
@@ -16,7 +18,9 @@ extension SQLiteStore {
                         INSERT INTO users (id, username, display_name, bio, password_hash, photo_digest, created_at)
                         VALUES (?, ?, ?, NULL, ?, NULL, ?)
                         """,
-                    arguments: [new.id, new.username, new.displayName, new.passwordHash, StoredValues.millis(new.createdAt)])
+                    arguments: [
+                        new.id, new.username, new.displayName, new.passwordHash, StoredValues.millis(new.createdAt),
+                    ])
             }
             guard let record = try Self.fetchUser(db, id: new.id) else { throw StoreError.corrupt("user vanished") }
             return record
@@ -31,8 +35,11 @@ extension SQLiteStore {
     /// The user with this username, or `nil`.
     public func user(username: String) async throws -> UserRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?"), arguments: [username])
-                .map(Self.userRecord)
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?"),
+                arguments: [username]
+            )
+            .map(Self.userRecord)
         }
     }
 
@@ -67,7 +74,10 @@ extension SQLiteStore {
     /// The user's photo, or `nil`.
     public func photo(userId: String) async throws -> StoredPhoto? {
         try await pool.read { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM photos WHERE user_id = ?"), arguments: [userId]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT * FROM photos WHERE user_id = ?"), arguments: [userId])
+            else {
                 return nil
             }
             return try Self.storedPhoto(row, timeColumn: "updated_at")

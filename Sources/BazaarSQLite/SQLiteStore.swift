@@ -55,7 +55,8 @@ public struct SQLiteStore: BazaarStore {
 extension SQLiteStore {
     /// The next value of a table's `seq` column; safe because SQLite serialises writers.
     package static func nextSeq(_ db: Database, table: SeqTable) throws -> Int64 {
-        let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM \(table.rawValue)")) ?? 0
+        let current =
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(seq), 0) FROM \(table.rawValue)")) ?? 0
         return current + 1
     }
 
@@ -88,7 +89,8 @@ extension SQLiteStore {
             priceCents: try row.decode(Int.self, forColumn: "price_cents"),
             currency: try row.decode(String.self, forColumn: "currency"),
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
-            photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(productId: id)
+            photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(
+                productId: id)
         )
     }
 
@@ -116,7 +118,8 @@ extension SQLiteStore {
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
 
     static func fetchUser(_ db: Database, id: String) throws -> UserRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(userRecord)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(
+            userRecord)
     }
 
     static func fetchProduct(_ db: Database, id: String) throws -> Product? {
@@ -131,7 +134,8 @@ extension SQLiteStore {
     static func mappingConflicts<T>(_ what: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
             || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {
             throw StoreError.conflict(what)

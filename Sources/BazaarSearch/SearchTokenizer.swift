@@ -39,7 +39,9 @@ public final class SearchTokenizer: Sendable {
                 tokenizer = existing.tokenizer
             } else {
                 let database = try DatabaseQueue()
-                tokenizer = try database.inDatabase { db in try db.makeTokenizer(FTS5TokenizerDescriptor(components: Self.arguments)) }
+                tokenizer = try database.inDatabase { db in
+                    try db.makeTokenizer(FTS5TokenizerDescriptor(components: Self.arguments))
+                }
                 loaded = Loaded(database: database, tokenizer: tokenizer)
             }
             return try texts.map { text in try tokenizer.tokenize(document: text).map(\.token) }

@@ -33,7 +33,8 @@ public struct BazaarServer: Sendable {
     /// Opens the database on `storage` (running migrations), loads or creates the signing key,
     /// and seeds demo data when configured to.
     public init(
-        configuration: BazaarServerConfiguration, storage: any StorageEngine, logger: Logger = Logger(label: "bazaar-server")
+        configuration: BazaarServerConfiguration, storage: any StorageEngine,
+        logger: Logger = Logger(label: "bazaar-server")
     ) async throws {
         self.configuration = configuration
         // Checked first: a replica without the shared key must not touch the database.
@@ -56,7 +57,8 @@ public struct BazaarServer: Sendable {
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
             hasher: hasher,
             throttle: backend.throttle, hub: hub, events: backend.events,
-            metrics: metrics, publicReads: publicReads, now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
+            metrics: metrics, publicReads: publicReads,
+            now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
             trustForwardedFor: configuration.trustForwardedFor,
             services: MarketplaceServices(
                 store: store, quotas: QuotaLimiter(policy: configuration.quotas), hasher: hasher,
@@ -74,7 +76,8 @@ public struct BazaarServer: Sendable {
         router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
-            AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps), ConversationRoutes(deps: deps),
+            AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps),
+            ConversationRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),
         ]
         for group in groups { group.register(on: router) }
@@ -109,7 +112,8 @@ public struct BazaarServer: Sendable {
         return Application(
             router: makeRouter(),
             server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "bazaar"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "bazaar"),
             onServerRunning: onServerRunning,
             logger: deps.logger
         )
@@ -126,7 +130,8 @@ public struct BazaarServer: Sendable {
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.
     public static func start(
-        configuration: BazaarServerConfiguration, storage: any StorageEngine, logger: Logger = Logger(label: "bazaar-server")
+        configuration: BazaarServerConfiguration, storage: any StorageEngine,
+        logger: Logger = Logger(label: "bazaar-server")
     ) async throws -> RunningBazaarServer {
         let server = try await BazaarServer(configuration: configuration, storage: storage, logger: logger)
         return try await RunningBazaarServer.launch(server, logger: logger)

@@ -4,8 +4,10 @@ import Logging
 
 extension BazaarServer {
     /// A server on the engine `configuration` names (``StorageEngines/engine(for:)``).
-    public init(configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")) async throws {
-        try await self.init(configuration: configuration, storage: StorageEngines.engine(for: configuration), logger: logger)
+    public init(configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")) async throws
+    {
+        try await self.init(
+            configuration: configuration, storage: StorageEngines.engine(for: configuration), logger: logger)
     }
 
     /// Starts a server in this process on the engine `configuration` names, and returns once it
@@ -13,6 +15,7 @@ extension BazaarServer {
     public static func start(
         configuration: BazaarServerConfiguration, logger: Logger = Logger(label: "bazaar-server")
     ) async throws -> RunningBazaarServer {
-        try await start(configuration: configuration, storage: StorageEngines.engine(for: configuration), logger: logger)
+        try await start(
+            configuration: configuration, storage: StorageEngines.engine(for: configuration), logger: logger)
     }
 }

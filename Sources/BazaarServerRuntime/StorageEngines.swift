@@ -1,7 +1,7 @@
+import BazaarAPI
 import BazaarPostgres
 import BazaarSQLite
 import BazaarServer
-import BazaarAPI
 import BazaarStorage
 import Logging
 
@@ -24,7 +24,9 @@ public enum StorageEngines {
 
     /// Opens only the store of the configured database, for tests of storage itself; call
     /// ``StorageBackend/close()`` when done. Live events go nowhere.
-    public static func openStore(configuration: BazaarServerConfiguration, logger: Logger) async throws -> StorageBackend {
+    public static func openStore(configuration: BazaarServerConfiguration, logger: Logger) async throws
+        -> StorageBackend
+    {
         try await engine(for: configuration).open(sink: DiscardingEventSink(), logger: logger)
     }
 }

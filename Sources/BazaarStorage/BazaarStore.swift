@@ -54,19 +54,25 @@ public protocol BazaarStore: Sendable {
     // MARK: Conversations and messages
 
     /// Finds the conversation for the unordered pair and product, or creates it.
-    func openConversation(between userId: String, and otherUserId: String, productId: String?, newId: String, now: Date) async throws -> (conversation: Conversation, created: Bool)
+    func openConversation(between userId: String, and otherUserId: String, productId: String?, newId: String, now: Date)
+        async throws -> (conversation: Conversation, created: Bool)
     /// The conversation as `viewerId` sees it, or `nil` when missing or not theirs.
     func conversation(id: String, viewerId: String) async throws -> Conversation?
     /// The viewer's conversations, newest activity first.
-    func conversations(viewerId: String, before position: ConversationPosition?, limit: Int) async throws -> (items: [Conversation], next: ConversationPosition?)
+    func conversations(viewerId: String, before position: ConversationPosition?, limit: Int) async throws -> (
+        items: [Conversation], next: ConversationPosition?
+    )
     /// Messages of a conversation the viewer is in, newest first; `nil` when not theirs.
-    func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<Message>?
+    func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws -> Slice<
+        Message
+    >?
     /// The two members of a conversation, or `nil` when it does not exist.
     func conversationMembers(id: String) async throws -> ConversationMembers?
     /// The message with this id, or `nil`.
     func message(id: String) async throws -> Message?
     /// Marks messages up to `messageId` read for the viewer; `nil` when the conversation is not theirs.
-    func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws -> MarkReadOutcome?
+    func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws
+        -> MarkReadOutcome?
 
     // MARK: Rules' writes
 
@@ -76,7 +82,9 @@ public protocol BazaarStore: Sendable {
     // MARK: Notifications
 
     /// The user's notifications, newest first.
-    func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<BazaarAPI.Notification>
+    func notifications(userId: String, before position: Int64?, limit: Int) async throws -> Slice<
+        BazaarAPI.Notification
+    >
     /// Marks the given notifications (or all when `ids` is `nil`) of the user read.
     func markNotificationsRead(userId: String, ids: [String]?) async throws
 

@@ -16,7 +16,9 @@ public protocol LoginThrottling: Sendable {
 extension LoginThrottling {
     /// The keys an attempt counts against, each with its limit: the username, and the client
     /// address when known.
-    package static func keys(username: String, address: String?, policy: LoginThrottle.Policy) -> [(key: String, limit: Int)] {
+    package static func keys(username: String, address: String?, policy: LoginThrottle.Policy) -> [(
+        key: String, limit: Int
+    )] {
         var keys = [(key: "u:" + username, limit: policy.maxFailuresPerUsername)]
         if let address { keys.append((key: "a:" + address, limit: policy.maxFailuresPerAddress)) }
         return keys
@@ -37,7 +39,9 @@ public actor LoginThrottle: LoginThrottling {
         public var window: Duration
 
         /// Creates a policy (defaults: 5 per username, 20 per address, 15 minutes).
-        public init(maxFailuresPerUsername: Int = 5, maxFailuresPerAddress: Int = 20, window: Duration = .seconds(15 * 60)) {
+        public init(
+            maxFailuresPerUsername: Int = 5, maxFailuresPerAddress: Int = 20, window: Duration = .seconds(15 * 60)
+        ) {
             self.maxFailuresPerUsername = maxFailuresPerUsername
             self.maxFailuresPerAddress = maxFailuresPerAddress
             self.window = window

@@ -147,18 +147,26 @@ extension BazaarStore {
             let rows = try await scanProducts(
                 ProductScan(text: text, filters: query.filters, order: order, after: after, limit: query.limit + 1))
             let page = Array(rows.prefix(query.limit))
-            let next: ProductPosition? = rows.count > query.limit ? page.last.map { last in
-                order == .newest ? .newest(seq: last.seq) : .price(cents: Int64(last.product.priceCents), seq: last.seq)
-            } : nil
+            let next: ProductPosition? =
+                rows.count > query.limit
+                ? page.last.map { last in
+                    order == .newest
+                        ? .newest(seq: last.seq) : .price(cents: Int64(last.product.priceCents), seq: last.seq)
+                } : nil
             return (page.map(\.product), next)
         case .relevance:
             guard let search = query.search else { return ([], nil) }
             var page: [(product: ScannedProduct, titleMatch: Bool)] = []
             var more = false
             let startsInTitleRun: Bool
-            if case .relevance(let titleMatch, _)? = query.after { startsInTitleRun = titleMatch } else { startsInTitleRun = true }
+            if case .relevance(let titleMatch, _)? = query.after {
+                startsInTitleRun = titleMatch
+            } else {
+                startsInTitleRun = true
+            }
             if startsInTitleRun {
-                let after: (Int64?, Int64)? = if case .relevance(true, let seq)? = query.after { (nil, seq) } else { nil }
+                let after: (Int64?, Int64)? =
+                    if case .relevance(true, let seq)? = query.after { (nil, seq) } else { nil }
                 let rows = try await scanProducts(
                     ProductScan(
                         text: .titleMatching(search), filters: query.filters, order: .newest, after: after,
@@ -167,7 +175,8 @@ extension BazaarStore {
                 more = rows.count > query.limit
             }
             if !more {
-                let after: (Int64?, Int64)? = if case .relevance(false, let seq)? = query.after { (nil, seq) } else { nil }
+                let after: (Int64?, Int64)? =
+                    if case .relevance(false, let seq)? = query.after { (nil, seq) } else { nil }
                 let room = query.limit - page.count
                 let rows = try await scanProducts(
                     ProductScan(
@@ -176,7 +185,8 @@ extension BazaarStore {
                 page += rows.prefix(room).map { ($0, false) }
                 more = rows.count > room
             }
-            let next = more ? page.last.map { ProductPosition.relevance(titleMatch: $0.titleMatch, seq: $0.product.seq) } : nil
+            let next =
+                more ? page.last.map { ProductPosition.relevance(titleMatch: $0.titleMatch, seq: $0.product.seq) } : nil
             return (page.map(\.product.product), next)
         }
     }

@@ -20,7 +20,8 @@ public struct ChatModule: ChatModuleProtocol {
     /// The conversations list.
     public func conversationsScreen() -> ConversationsScreen {
         ConversationsScreen(
-            title: "Conversations", logic: ConversationsLogicController(network: session.network, connection: connection))
+            title: "Conversations",
+            logic: ConversationsLogicController(network: session.network, connection: connection))
     }
 
     /// Chatting with `user` about `product`.
@@ -37,7 +38,8 @@ public struct ChatModule: ChatModuleProtocol {
         MessagesScreen(
             title: "Messages",
             logic: MessagesLogicController(
-                network: session.network, outbox: outbox, connection: connection, target: .conversation(id: conversationID)))
+                network: session.network, outbox: outbox, connection: connection,
+                target: .conversation(id: conversationID)))
     }
 
     /// A background sender to `receiver` about `product`.

@@ -51,7 +51,9 @@ public actor ConversationsLogicController: ConversationsLogic {
 
     private func fetch(cursor: String?) async -> ScreenState<ConversationListContent> {
         do throws(NetworkError) {
-            list.receive(try await network.request(BazaarEndpoints.conversations(cursor: cursor, limit: pageSize)), after: cursor)
+            list.receive(
+                try await network.request(BazaarEndpoints.conversations(cursor: cursor, limit: pageSize)), after: cursor
+            )
             return .presenting(content)
         } catch {
             return .failed(ScreenError(error))

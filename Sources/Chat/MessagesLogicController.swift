@@ -66,10 +66,12 @@ public actor MessagesLogicController: MessagesLogic {
             guard let conversation = try await openConversation() else {
                 return .failed(ScreenError(kind: .notFound, message: "No conversation has that id."))
             }
-            let page = try await network.request(BazaarEndpoints.messages(conversationID: conversation.id, limit: pageSize))
+            let page = try await network.request(
+                BazaarEndpoints.messages(conversationID: conversation.id, limit: pageSize))
             olderCursor = page.nextCursor
             content = MessagesContent(
-                conversation: conversation, messages: page.items.reversed(), pending: await pending(for: conversation.id),
+                conversation: conversation, messages: page.items.reversed(),
+                pending: await pending(for: conversation.id),
                 hasOlder: page.nextCursor != nil)
             return present()
         } catch {
@@ -109,7 +111,8 @@ public actor MessagesLogicController: MessagesLogic {
     private func markRead() async -> ScreenState<MessagesContent> {
         guard let current = content, let last = current.messages.last else { return present() }
         do throws(NetworkError) {
-            _ = try await network.request(BazaarEndpoints.markRead(conversationID: current.conversation.id, upTo: last.id))
+            _ = try await network.request(
+                BazaarEndpoints.markRead(conversationID: current.conversation.id, upTo: last.id))
             content?.conversation.unreadCount = 0
             return present()
         } catch {
@@ -187,7 +190,9 @@ public actor MessagesLogicController: MessagesLogic {
             if !entry.state.isSent { tracked.append(entry) }
             unsent = tracked.sorted { $0.createdAt < $1.createdAt }
         }
-        guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else { return }
+        guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else {
+            return
+        }
         content?.pending = await pending(for: id)
         // The message is on the server now: it takes its place in the history as the server
         // answered it (folded once, however many ways it also arrives), in the same state change
@@ -199,8 +204,9 @@ public actor MessagesLogicController: MessagesLogic {
 
     /// Marks read while the screen is open, when the newest message is the other person's.
     private func markIncomingRead() async {
-        guard broadcast.subscriberCount > 0, let current = content, current.conversation.unreadCount > 0
-            || current.messages.last?.senderId == current.conversation.otherUser.id
+        guard broadcast.subscriberCount > 0, let current = content,
+            current.conversation.unreadCount > 0
+                || current.messages.last?.senderId == current.conversation.otherUser.id
         else { return }
         broadcast.publish(await markRead())
     }
@@ -224,7 +230,7 @@ public actor MessagesLogicController: MessagesLogic {
         case .conversation(let id):
             do {
                 return try await network.request(BazaarEndpoints.conversation(id: id))
-            } catch where error.statusCode == 404 {
+            } catch  where error.statusCode == 404 {
                 return nil
             }
         case .user(let userID, let productID):

@@ -38,7 +38,8 @@ public actor LiveEventsConnection: LiveEventSource {
         handshakeTimeout: Duration = .seconds(10),
         logger: Logger = Logger(label: "bazaar.live")
     ) {
-        url = baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws", options: .anchored)
+        url =
+            baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws", options: .anchored)
             + APIRoutes.events.template
         self.network = network
         self.backoff = backoff
@@ -123,12 +124,19 @@ public actor LiveEventsConnection: LiveEventSource {
         let handle = SocketHandle()
         await withTaskGroup(of: Bool.self) { group in
             // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
-            group.addTask { await self.run(socket, handle: handle); return true }
-            group.addTask { try? await Task.sleep(for: limit); return false }
+            group.addTask {
+                await self.run(socket, handle: handle)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
             // Past the timeout only an open socket is waited for, and only until the worker is stopped.
             while let socketEnded = await group.next(), !socketEnded, !Task.isCancelled {
                 guard opened else {
-                    logger.debug("live events socket not ready in time; trying again", metadata: ["timeout": "\(limit)"])
+                    logger.debug(
+                        "live events socket not ready in time; trying again", metadata: ["timeout": "\(limit)"])
                     break
                 }
             }

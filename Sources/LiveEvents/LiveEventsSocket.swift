@@ -49,7 +49,10 @@ struct LiveEventsSocket: Sendable {
         if let query = url.query { target += "?" + query }
         let head = HTTPRequestHead(
             version: .http1_1, method: .GET, uri: target,
-            headers: ["Host": url.port == nil ? host : "\(host):\(port)", "Authorization": authorization, "Content-Length": "0"])
+            headers: [
+                "Host": url.port == nil ? host : "\(host):\(port)", "Authorization": authorization,
+                "Content-Length": "0",
+            ])
         let maxBytes = maxMessageBytes
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(TimeAmount(connectTimeout))
@@ -69,10 +72,13 @@ struct LiveEventsSocket: Sendable {
                     case .text:
                         await receive(String(buffer: frame.unmaskedData))
                     case .ping:
-                        try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                        try await outbound.write(
+                            WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
                     case .connectionClose:
                         // Echo the server's close, then the channel closes as this returns.
-                        try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData))
+                        try? await outbound.write(
+                            WebSocketFrame(
+                                fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData))
                         return
                     default:
                         continue
@@ -90,7 +96,8 @@ struct LiveEventsSocket: Sendable {
             channel.eventLoop.makeCompletedFuture {
                 // Fragments arrive as one message; their total is bounded like a single frame.
                 try channel.pipeline.syncOperations.addHandler(
-                    NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: maxBytes))
+                    NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: maxBytes))
                 handle.upgraded()
                 return .webSocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
             }

@@ -21,7 +21,9 @@ struct NotificationDescriber {
 
     /// The item for `notification`, fetching its conversation's people and recent messages once.
     mutating func describe(_ notification: BazaarAPI.Notification) async -> NotificationItem {
-        guard let conversationID = notification.conversationId else { return NotificationItem(notification: notification) }
+        guard let conversationID = notification.conversationId else {
+            return NotificationItem(notification: notification)
+        }
         if !lookedUp.contains(conversationID) {
             lookedUp.insert(conversationID)
             await lookUp(conversationID)

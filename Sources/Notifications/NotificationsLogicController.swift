@@ -65,7 +65,9 @@ public actor NotificationsLogicController: NotificationsLogic {
 
     private func fetch(cursor: String?) async -> ScreenState<NotificationListContent> {
         do throws(NetworkError) {
-            list.receive(try await network.request(BazaarEndpoints.notifications(cursor: cursor, limit: pageSize)), after: cursor)
+            list.receive(
+                try await network.request(BazaarEndpoints.notifications(cursor: cursor, limit: pageSize)), after: cursor
+            )
             return await present()
         } catch {
             return .failed(ScreenError(error))

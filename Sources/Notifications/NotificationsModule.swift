@@ -14,6 +14,7 @@ public struct NotificationsModule: NotificationsModuleProtocol {
 
     /// A new notifications screen.
     public func notificationsScreen() -> NotificationsScreen {
-        NotificationsScreen(title: "Notifications", logic: NotificationsLogicController(network: session.network, events: events))
+        NotificationsScreen(
+            title: "Notifications", logic: NotificationsLogicController(network: session.network, events: events))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `bazaar-server` executable run as a child process, for restart and crash runs.
@@ -91,7 +91,9 @@ public final class BazaarProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments =
-            ["--port", String(port)] + databaseArguments + ["--bcrypt-cost", String(bcryptCost), "--log-level", "warning"]
+            ["--port", String(port)] + databaseArguments + [
+                "--bcrypt-cost", String(bcryptCost), "--log-level", "warning",
+            ]
             + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = Pipe()

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Sends raw bytes over TCP and returns everything the server answers before it closes the
@@ -71,20 +71,22 @@ public enum RawHTTP {
         /// `sourceAddress` binds the client end first, to another loopback address such as
         /// `127.0.0.2` (all of 127/8 is loopback on Linux): a test's way of being a second client.
         /// `receiveBufferSize` shrinks the socket's receive buffer, for a client that reads slowly.
-        public init(port: Int, timeoutSeconds: Int = 3, sourceAddress: String? = nil, receiveBufferSize: Int? = nil) throws {
+        public init(port: Int, timeoutSeconds: Int = 3, sourceAddress: String? = nil, receiveBufferSize: Int? = nil)
+            throws
+        {
             #if canImport(Glibc)
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             #else
-            fd = socket(AF_INET, SOCK_STREAM, 0)
+                fd = socket(AF_INET, SOCK_STREAM, 0)
             #endif
             guard fd >= 0 else { throw SocketError(call: "socket") }
             var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             #if canImport(Darwin)
-            // Writing to a connection the server closed must fail with EPIPE, not kill the process.
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+                // Writing to a connection the server closed must fail with EPIPE, not kill the process.
+                var one: Int32 = 1
+                setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             if var size = receiveBufferSize.map(Int32.init) {
                 setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -100,14 +102,17 @@ public enum RawHTTP {
 
         /// Calls `bind` or `connect` on `fd` with the IPv4 address `host`:`port`.
         private static func call(
-            _ name: String, _ fd: Int32, host: String, port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+            _ name: String, _ fd: Int32, host: String, port: Int,
+            _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
         ) throws {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr(host)
             let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard result == 0 else { throw SocketError(call: name) }
         }
@@ -118,19 +123,19 @@ public enum RawHTTP {
         /// for longer than the timeout.
         public func send(_ bytes: Data) throws {
             #if canImport(Glibc)
-            // A peer that closed must fail the call with EPIPE, not kill the process with SIGPIPE.
-            let flags = Int32(MSG_NOSIGNAL)
+                // A peer that closed must fail the call with EPIPE, not kill the process with SIGPIPE.
+                let flags = Int32(MSG_NOSIGNAL)
             #else
-            let flags: Int32 = 0
+                let flags: Int32 = 0
             #endif
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes.withUnsafeBytes { buffer -> Int in
                     guard let base = buffer.baseAddress else { return 0 }
                     #if canImport(Glibc)
-                    return Glibc.send(fd, base + offset, buffer.count - offset, flags)
+                        return Glibc.send(fd, base + offset, buffer.count - offset, flags)
                     #else
-                    return Darwin.send(fd, base + offset, buffer.count - offset, flags)
+                        return Darwin.send(fd, base + offset, buffer.count - offset, flags)
                     #endif
                 }
                 guard sent > 0 else { throw SocketError(call: "send") }

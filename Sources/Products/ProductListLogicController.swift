@@ -52,7 +52,8 @@ public actor ProductListLogicController: ProductListLogic {
     private func fetch(after cursor: String?) async -> ScreenState<ProductListContent> {
         do throws(NetworkError) {
             list.receive(
-                try await network.request(BazaarEndpoints.products(search: currentSearch, cursor: cursor, limit: pageSize)),
+                try await network.request(
+                    BazaarEndpoints.products(search: currentSearch, cursor: cursor, limit: pageSize)),
                 after: cursor)
             return .presenting(content)
         } catch {

@@ -23,7 +23,10 @@ enum SellDraftReader {
             errors[.currency] = "Use a three-letter currency code, like EUR."
         }
         guard errors.isEmpty, let cents else { return (nil, errors) }
-        return (CreateProductRequest(title: title, description: draft.description, priceCents: cents, currency: currency), [:])
+        return (
+            CreateProductRequest(title: title, description: draft.description, priceCents: cents, currency: currency),
+            [:]
+        )
     }
 
     /// The field a server message is about (it starts with the field's name), if any.

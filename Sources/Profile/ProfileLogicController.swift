@@ -27,7 +27,8 @@ public actor ProfileLogicController: ProfileLogic {
             broadcast.publish(.presenting(ProfileContent(user: await session.user.user, isRefreshing: true)))
             return broadcast.publish(await outcome { () async throws(NetworkError) in try await session.user.sync() })
         case .changeDisplayName(let name):
-            return broadcast.publish(await outcome { () async throws(NetworkError) in try await session.user.rename(to: name) })
+            return broadcast.publish(
+                await outcome { () async throws(NetworkError) in try await session.user.rename(to: name) })
         case .changePhoto(let bytes, let mediaType):
             return broadcast.publish(await upload(bytes, mediaType: mediaType))
         case .logout:
@@ -44,7 +45,8 @@ public actor ProfileLogicController: ProfileLogic {
             broadcast.publish(.presenting(ProfileContent(user: user, uploadProgress: fraction)))
         }
         return await outcome { () async throws(NetworkError) in
-            let updated = try await session.network.request(BazaarEndpoints.uploadPhoto(bytes, mediaType: mediaType), progress: report)
+            let updated = try await session.network.request(
+                BazaarEndpoints.uploadPhoto(bytes, mediaType: mediaType), progress: report)
             await session.user.apply(updated)
             return updated
         }

@@ -31,7 +31,8 @@ public enum BazaarEndpoints {
     }
 
     /// `POST /v1/auth/logout`: revokes the session's refresh tokens.
-    public static let logout = AuthenticatedEndpoint<EmptyResponse>(.post, APIRoutes.logout.template, retryPolicy: .never)
+    public static let logout = AuthenticatedEndpoint<EmptyResponse>(
+        .post, APIRoutes.logout.template, retryPolicy: .never)
 
     // MARK: Users
 
@@ -80,14 +81,18 @@ public enum BazaarEndpoints {
 
     /// `POST /v1/products/{id}/photos`: add a photo (JPEG, PNG or WebP bytes) as the last of one
     /// of your products; send it with a progress handler to follow the upload.
-    public static func addProductPhoto(productId: String, image: Data, mediaType: MediaType) -> AuthenticatedEndpoint<Product> {
-        AuthenticatedEndpoint(.post, APIRoutes.addProductPhoto.path(productId), parameters: .raw(image, mediaType: mediaType))
+    public static func addProductPhoto(productId: String, image: Data, mediaType: MediaType) -> AuthenticatedEndpoint<
+        Product
+    > {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.addProductPhoto.path(productId), parameters: .raw(image, mediaType: mediaType))
     }
 
     /// `PUT /v1/products/{id}/photos`: put one of your products' photos in a new order, cover first.
     public static func reorderProductPhotos(productId: String, photoIds: [String]) -> AuthenticatedEndpoint<Product> {
         AuthenticatedEndpoint(
-            .put, APIRoutes.reorderProductPhotos.path(productId), parameters: .json(ReorderPhotosRequest(photoIds: photoIds)))
+            .put, APIRoutes.reorderProductPhotos.path(productId),
+            parameters: .json(ReorderPhotosRequest(photoIds: photoIds)))
     }
 
     /// `GET /v1/products/{id}/photos/{photo}`: one photo's bytes (cacheable for a year: its URL
@@ -114,8 +119,11 @@ public enum BazaarEndpoints {
     // MARK: Conversations and messages
 
     /// `GET /v1/conversations`: a page of the signed-in user's conversations, newest activity first.
-    public static func conversations(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<Page<Conversation>> {
-        AuthenticatedEndpoint(.get, APIRoutes.conversations.template, parameters: .url(["cursor": cursor, "limit": limit]))
+    public static func conversations(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<
+        Page<Conversation>
+    > {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.conversations.template, parameters: .url(["cursor": cursor, "limit": limit]))
     }
 
     /// `GET /v1/conversations/{id}`: one of the signed-in user's conversations, as in the list
@@ -147,7 +155,8 @@ public enum BazaarEndpoints {
     }
 
     /// `POST /v1/conversations/{id}/read`: mark messages read up to one.
-    public static func markRead(conversationID: String, upTo messageID: String) -> AuthenticatedEndpoint<EmptyResponse> {
+    public static func markRead(conversationID: String, upTo messageID: String) -> AuthenticatedEndpoint<EmptyResponse>
+    {
         AuthenticatedEndpoint(
             .post, APIRoutes.markRead.path(conversationID), parameters: .json(MarkReadRequest(upTo: messageID)))
     }
@@ -158,11 +167,14 @@ public enum BazaarEndpoints {
     public static func notifications(cursor: String? = nil, limit: Int? = nil)
         -> AuthenticatedEndpoint<Page<BazaarAPI.Notification>>
     {
-        AuthenticatedEndpoint(.get, APIRoutes.notifications.template, parameters: .url(["cursor": cursor, "limit": limit]))
+        AuthenticatedEndpoint(
+            .get, APIRoutes.notifications.template, parameters: .url(["cursor": cursor, "limit": limit]))
     }
 
     /// `POST /v1/notifications/read`: mark some or all notifications read.
-    public static func markNotificationsRead(_ body: MarkNotificationsReadRequest) -> AuthenticatedEndpoint<EmptyResponse> {
+    public static func markNotificationsRead(_ body: MarkNotificationsReadRequest) -> AuthenticatedEndpoint<
+        EmptyResponse
+    > {
         AuthenticatedEndpoint(.post, APIRoutes.markNotificationsRead.template, parameters: .json(body))
     }
 

@@ -3,9 +3,9 @@ import Foundation
 import Networking
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Keeps a session's tokens in a file readable by its owner only (0600), written atomically.

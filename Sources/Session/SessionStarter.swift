@@ -87,7 +87,8 @@ public struct SessionStarter: Sendable {
             user = lastKnownUser
         }
         await pending.set(user.id)
-        let partitioned = AuthenticatedNetworkController(client: client, session: network.session, cachePartition: user.id)
+        let partitioned = AuthenticatedNetworkController(
+            client: client, session: network.session, cachePartition: user.id)
         return await makeSession(user: user, network: partitioned)
     }
 
@@ -105,7 +106,9 @@ public struct SessionStarter: Sendable {
         return await makeSession(user: response.user, network: network)
     }
 
-    private func makeNetwork(tokens: AuthTokens, partition: String?, pending: PendingUser) -> AuthenticatedNetworkController {
+    private func makeNetwork(tokens: AuthTokens, partition: String?, pending: PendingUser)
+        -> AuthenticatedNetworkController
+    {
         let onSessionEnded = self.onSessionEnded
         let cache = client.performer.cache
         let coordinator = TokenRefreshCoordinator(

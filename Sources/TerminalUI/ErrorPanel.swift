@@ -19,7 +19,9 @@ public struct ErrorPanel: Sendable, Equatable {
     /// The panel's lines.
     public func render() -> [ConsoleText] {
         [
-            ConsoleText(fragments: [ConsoleTextFragment(string: "✗ " + message, style: ConsoleStyle(color: .red, isBold: true))]),
+            ConsoleText(fragments: [
+                ConsoleTextFragment(string: "✗ " + message, style: ConsoleStyle(color: .red, isBold: true))
+            ]),
             ConsoleText(fragments: [ConsoleTextFragment(string: "  → " + suggestion, style: .warning)]),
         ]
     }

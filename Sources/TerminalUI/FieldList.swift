@@ -16,7 +16,8 @@ public struct FieldList: Sendable {
         let valueWidth = width.map { max($0 - labelWidth - 2, 10) }
         var lines: [ConsoleText] = []
         for field in fields {
-            let label = ConsoleText(fragments: [ConsoleTextFragment(string: field.label, style: .muted)]).padded(to: labelWidth)
+            let label = ConsoleText(fragments: [ConsoleTextFragment(string: field.label, style: .muted)]).padded(
+                to: labelWidth)
             let indent = ConsoleText(stringLiteral: String(repeating: " ", count: labelWidth + 2))
             for (index, piece) in Self.wrap(field.value, width: valueWidth).enumerated() {
                 lines.append(.joined([index == 0 ? label + "  " : indent, piece]))
@@ -44,7 +45,8 @@ public struct FieldList: Sendable {
                     current = candidate
                 }
             }
-            lines.append(ConsoleText(fragments: [ConsoleTextFragment(string: current, style: style)]).truncated(to: width))
+            lines.append(
+                ConsoleText(fragments: [ConsoleTextFragment(string: current, style: style)]).truncated(to: width))
         }
         return text.fragments.count > 1 && lines.count == 1 ? [text] : lines
     }

@@ -66,7 +66,10 @@ public struct Table: Sendable {
         var parts: [ConsoleText] = []
         for index in columns.indices {
             var text = cell(index, of: cells).truncated(to: widths[index])
-            if let style { text = ConsoleText(fragments: text.fragments.map { ConsoleTextFragment(string: $0.string, style: style) }) }
+            if let style {
+                text = ConsoleText(
+                    fragments: text.fragments.map { ConsoleTextFragment(string: $0.string, style: style) })
+            }
             let isLast = index == columns.count - 1
             if columns[index].alignRight {
                 let padding = String(repeating: " ", count: max(widths[index] - text.displayWidth, 0))

@@ -1,9 +1,10 @@
+import ConsoleKitTerminal
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import ConsoleKitTerminal
 
 /// Reading what a person types: a password without echo on a terminal, or a line from a pipe for
 /// scripts.

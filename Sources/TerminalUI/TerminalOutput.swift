@@ -62,8 +62,10 @@ public final class ProgressHandle: Sendable {
         self.title = title
         self.output = output
         if output.capabilities.animates {
-            let indicator = ProgressActivity(line: ProgressLine(title: title, fraction: 0), width: output.capabilities.width)
-                .newActivity(for: console)
+            let indicator = ProgressActivity(
+                line: ProgressLine(title: title, fraction: 0), width: output.capabilities.width
+            )
+            .newActivity(for: console)
             indicator.start(refreshRate: 60)
             self.indicator = indicator
         } else {

@@ -9,8 +9,12 @@ public enum TextWidth {
     /// The columns one character (grapheme cluster) takes.
     public static func columns(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        if first.properties.generalCategory == .control || first.properties.generalCategory == .nonspacingMark { return 0 }
-        if first.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        if first.properties.generalCategory == .control || first.properties.generalCategory == .nonspacingMark {
+            return 0
+        }
+        if first.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) {
+            return 2
+        }
         return isWide(first.value) ? 2 : 1
     }
 

@@ -39,13 +39,17 @@ public struct BazaarCLI: Sendable {
 
     /// Runs `bazaar arguments…` to the end and returns what it printed; `input` is its standard
     /// input (none, by default: reading it gives end of input at once).
-    public func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws -> Outcome {
+    public func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) async throws
+        -> Outcome
+    {
         let process = try start(arguments, input: input, environment: environment)
         return await process.wait()
     }
 
     /// Starts `bazaar arguments…` and returns the running process.
-    public func start(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Running {
+    public func start(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws
+        -> Running
+    {
         let running = try launch(arguments, interactive: input != nil, environment: environment)
         if let input {
             try running.type(input)
@@ -125,7 +129,9 @@ public struct BazaarCLI: Sendable {
                 process.waitUntilExit()
                 var errorText = String(decoding: err, as: UTF8.self)
                 if killed.withLock({ $0 }) { errorText += "\n[killed by the test: still running after \(limit)]" }
-                return Outcome(exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorText)
+                return Outcome(
+                    exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorText
+                )
             }
             return outcome ?? Outcome(exitCode: -1, stdout: "", stderr: "")
         }

@@ -59,23 +59,28 @@ public struct BazaarTestClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return TestResponse(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+        return TestResponse(
+            status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
     }
 
     /// `GET path`.
-    public func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> TestResponse {
+    public func get(_ path: String, token: String? = nil, headers: [(String, String)] = []) async throws -> TestResponse
+    {
         try await send(.GET, path, token: token, headers: headers)
     }
 
     /// `POST path` with a JSON body.
     public func post(
-        _ path: String, _ json: (any Encodable & Sendable)? = nil, token: String? = nil, headers: [(String, String)] = []
+        _ path: String, _ json: (any Encodable & Sendable)? = nil, token: String? = nil,
+        headers: [(String, String)] = []
     ) async throws -> TestResponse {
         try await send(.POST, path, json: json, token: token, headers: headers)
     }
 
     /// Registers a user (password `password123` unless given) and returns the user with tokens.
-    public func register(_ username: String, password: String = "password123", displayName: String? = nil) async throws -> AuthResponse {
+    public func register(_ username: String, password: String = "password123", displayName: String? = nil) async throws
+        -> AuthResponse
+    {
         let response = try await post(
             APIRoutes.register.template,
             RegisterRequest(username: username, password: password, displayName: displayName ?? username.capitalized))
@@ -94,9 +99,12 @@ public struct BazaarTestClient: Sendable {
     }
 
     /// Opens a conversation with another user.
-    public func startConversation(with userId: String, productId: String? = nil, token: String) async throws -> Conversation {
+    public func startConversation(with userId: String, productId: String? = nil, token: String) async throws
+        -> Conversation
+    {
         let response = try await post(
-            APIRoutes.startConversation.template, StartConversationRequest(userId: userId, productId: productId), token: token)
+            APIRoutes.startConversation.template, StartConversationRequest(userId: userId, productId: productId),
+            token: token)
         guard response.status == 201 || response.status == 200 else { throw UnexpectedResponse(response: response) }
         return try response.decode(Conversation.self)
     }

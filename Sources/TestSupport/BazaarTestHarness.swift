@@ -16,8 +16,10 @@ public enum BazaarTestHarness {
     /// The bytes of a WebSocket handshake for `/v1/events` with `token` as a bearer token, for
     /// tests that speak to the event route over a raw socket.
     public static func eventSocketHandshake(token: String) -> Data {
-        var handshake = "GET \(APIRoutes.events.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        handshake += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        var handshake =
+            "GET \(APIRoutes.events.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        handshake +=
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
         return Data(handshake.utf8)
     }
 
@@ -25,7 +27,8 @@ public enum BazaarTestHarness {
     /// `directory`, the given clock.
     public static func configuration(directory: URL, clock: TestClock? = nil) -> BazaarServerConfiguration {
         var configuration = BazaarServerConfiguration(
-            host: "127.0.0.1", port: 0, sqlitePath: directory.appendingPathComponent("bazaar.sqlite").path, bcryptCost: 4)
+            host: "127.0.0.1", port: 0, sqlitePath: directory.appendingPathComponent("bazaar.sqlite").path,
+            bcryptCost: 4)
         // A CI machine running every suite at once can keep the test PostgreSQL from answering
         // for over the default 2 s; no in-process test is about that timeout (the replica fault
         // tests run `bazaar-server` with its own default).
@@ -73,7 +76,8 @@ public enum BazaarTestHarness {
         let configuration = configuration ?? Self.configuration(directory: directory, clock: clock)
         let server = try await BazaarServer(
             configuration: configuration, logger: logger ?? TestServer.quietLogger(label: "bazaar-test"))
-        return try await TestServer.run(makeServices: { onRunning in server.makeServices(onServerRunning: onRunning) }) { url in
+        return try await TestServer.run(makeServices: { onRunning in server.makeServices(onServerRunning: onRunning) })
+        { url in
             try await body(BazaarTestClient(baseURL: url))
         }
     }

@@ -36,7 +36,8 @@ public final class EventSocket: Sendable {
         }
         let task = Task { [url, configuration] in
             defer { socket.closed.withLock { $0 = true } }
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws")) { inbound, outbound, _ in
+            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws"))
+            { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await message in inbound.messages(maxSize: 1 << 20) {

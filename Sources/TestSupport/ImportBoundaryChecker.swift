@@ -50,7 +50,9 @@ public struct ImportBoundaryChecker: Sendable {
         return found
     }
 
-    private func rule(broken target: String, file: String, importing imported: String, packageTargets: Set<String>) -> String? {
+    private func rule(broken target: String, file: String, importing imported: String, packageTargets: Set<String>)
+        -> String?
+    {
         guard packageTargets.contains(imported), imported != target else { return nil }
         if features.contains(target), features.contains(imported) {
             return "a feature never imports another feature"
@@ -58,7 +60,9 @@ public struct ImportBoundaryChecker: Sendable {
         if features.contains(target), !allowedForFeatures.contains(imported) {
             return "a feature imports only \(allowedForFeatures.sorted().joined(separator: ", "))"
         }
-        if features.contains(imported), !compositionRoots.contains(target), !compositionRoots.contains("\(target)/\(file)") {
+        if features.contains(imported), !compositionRoots.contains(target),
+            !compositionRoots.contains("\(target)/\(file)")
+        {
             return "only \(compositionRoots.sorted().joined(separator: ", ")) may import a concrete feature module"
         }
         return nil
@@ -68,11 +72,15 @@ public struct ImportBoundaryChecker: Sendable {
     static func imports(in source: String) -> [String] {
         source.split(separator: "\n").compactMap { line in
             var words = line.split(separator: " ").map(String.init)
-            while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first) {
+            while let first = words.first,
+                first.hasPrefix("@") || ["public", "package", "internal", "private", "fileprivate"].contains(first)
+            {
                 words.removeFirst()
             }
             guard words.count >= 2, words[0] == "import" else { return nil }
-            var module = words.count >= 3 && ["struct", "class", "enum", "protocol", "func", "var", "typealias"].contains(words[1])
+            var module =
+                words.count >= 3
+                    && ["struct", "class", "enum", "protocol", "func", "var", "typealias"].contains(words[1])
                 ? words[2] : words[1]
             if let dot = module.firstIndex(of: ".") { module = String(module[..<dot]) }
             return module

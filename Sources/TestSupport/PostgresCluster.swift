@@ -36,9 +36,11 @@ public final class PostgresCluster: Sendable {
         let parent = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_PARENT"] ?? "/tmp"
         let directory = "\(parent)/bazaar-fault-\(UUID().uuidString.prefix(8))"
         try await run(script, ["init", directory, "auto"])
-        let port = try String(contentsOfFile: directory + "/port", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = try String(contentsOfFile: directory + "/port", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return PostgresCluster(
-            directory: directory, url: try PostgresURL("postgres://postgres@127.0.0.1:\(port)/postgres"), script: script)
+            directory: directory, url: try PostgresURL("postgres://postgres@127.0.0.1:\(port)/postgres"), script: script
+        )
     }
 
     private init(directory: String, url: PostgresURL, script: String) {

@@ -11,7 +11,9 @@ import PostgresNIO
 public enum PostgresTestDatabase {
     /// The server's URL, when tests run beside one.
     public static var serverURL: PostgresURL? {
-        guard let text = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_URL"], !text.isEmpty else { return nil }
+        guard let text = ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_URL"], !text.isEmpty else {
+            return nil
+        }
         return try? PostgresURL(text)
     }
 

@@ -34,10 +34,14 @@ public struct ReplicaPair: Sendable {
         let url = "postgres://\(database.username)@\(database.host):\(database.port)/\(database.database)"
         let logDirectory = try BazaarTestHarness.makeTemporaryDirectory().path
         async let first = offPool {
-            try BazaarProcess(postgresURL: url, signingKey: key, standardErrorPath: logDirectory + "/a.log", extraArguments: extraArguments)
+            try BazaarProcess(
+                postgresURL: url, signingKey: key, standardErrorPath: logDirectory + "/a.log",
+                extraArguments: extraArguments)
         }
         async let second = offPool {
-            try BazaarProcess(postgresURL: url, signingKey: key, standardErrorPath: logDirectory + "/b.log", extraArguments: extraArguments)
+            try BazaarProcess(
+                postgresURL: url, signingKey: key, standardErrorPath: logDirectory + "/b.log",
+                extraArguments: extraArguments)
         }
         let (a, b) = try await (first, second)
         let pair = ReplicaPair(

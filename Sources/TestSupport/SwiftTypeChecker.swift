@@ -39,7 +39,9 @@ public enum SwiftTypeChecker {
         let file = folder.appendingPathComponent("Snippet.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
 
-        var arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path]
+        var arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path,
+        ]
         for map in moduleMaps(in: [products, packageRoot.appendingPathComponent(".build/checkouts")]) {
             arguments += ["-Xcc", "-fmodule-map-file=\(map)"]
         }
@@ -79,7 +81,9 @@ public enum SwiftTypeChecker {
             }
             for case let url as URL in enumerator where url.lastPathComponent == "module.modulemap" {
                 let path = url.path
-                if path.contains("/Tests/") || path.contains("/Benchmarks/") || path.contains("-tool.build/") { continue }
+                if path.contains("/Tests/") || path.contains("/Benchmarks/") || path.contains("-tool.build/") {
+                    continue
+                }
                 // Maps generated for Swift modules (their `-Swift.h` headers) are not needed: those
                 // modules load from `Modules/`. Only C modules' maps are.
                 if let text = try? String(contentsOf: url, encoding: .utf8), text.contains("-Swift.h") { continue }

@@ -61,7 +61,8 @@ public enum TestServer {
             continuation.finish()
         }
         let services = ServiceGroup(
-            configuration: .init(services: serviceList, gracefulShutdownSignals: [], logger: quietLogger(label: "test-services")))
+            configuration: .init(
+                services: serviceList, gracefulShutdownSignals: [], logger: quietLogger(label: "test-services")))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 defer { continuation.finish() }

@@ -1,4 +1,3 @@
-
 /// What `body` returns, or `fallback` when `timeout` passes first (`body` is then cancelled): a
 /// test's bounded wait for something asynchronous, such as a stream's first matching element.
 public func within<Result: Sendable>(

@@ -30,7 +30,8 @@ struct CatalogueGenerator {
 
     /// A deterministic id from the generator's stream, shaped like the server's (a lower-case UUID).
     mutating func id() -> String {
-        let high = random.next(), low = random.next()
+        let high = random.next()
+        let low = random.next()
         let hex = String(format: "%016llx%016llx", high, low)
         let characters = Array(hex)
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
@@ -55,7 +56,8 @@ struct CatalogueGenerator {
         if random.chance(2) { sentences.append(random.pick(Vocabulary.stories)) }
         if random.chance(3) { sentences.append("Comes with \(random.pick(category.accessories)).") }
         if random.chance(4) { sentences.append("Details: \(random.pick(category.details)).") }
-        sentences.append(random.pick(Vocabulary.pickups).replacingOccurrences(of: "{city}", with: random.pick(Vocabulary.cities)))
+        sentences.append(
+            random.pick(Vocabulary.pickups).replacingOccurrences(of: "{city}", with: random.pick(Vocabulary.cities)))
         let price = [100, 500, 1_000, 2_500, 5_000, 12_000, 30_000, 90_000][random.below(8)] + random.below(100) * 50
         return Product(
             id: id(), sellerId: random.pick(sellers), title: title, description: sentences.joined(separator: " "),
@@ -70,7 +72,8 @@ struct CatalogueGenerator {
             let image = GeneratedPhoto.png(from: Array(colours[0..<3]), to: Array(colours[3..<6]))
             return BulkProductPhoto(
                 productId: product.id,
-                photo: NewProductPhoto(id: id(), photo: StoredPhoto(mediaType: "image/png", data: image, updatedAt: product.createdAt)))
+                photo: NewProductPhoto(
+                    id: id(), photo: StoredPhoto(mediaType: "image/png", data: image, updatedAt: product.createdAt)))
         }
     }
 
@@ -81,9 +84,11 @@ struct CatalogueGenerator {
                 .replacingOccurrences(of: "{price}", with: "€\(max(1, product.priceCents / 120))")
                 .replacingOccurrences(of: "{accessory}", with: "the original box")
             return BulkMessage(
-                id: id(), senderId: index % 2 == 0 ? buyer : product.sellerId, body: text, createdAt: time + Double(index) * 30)
+                id: id(), senderId: index % 2 == 0 ? buyer : product.sellerId, body: text,
+                createdAt: time + Double(index) * 30)
         }
-        return BulkConversation(id: id(), userIds: (buyer, product.sellerId), productId: product.id, createdAt: time, messages: messages)
+        return BulkConversation(
+            id: id(), userIds: (buyer, product.sellerId), productId: product.id, createdAt: time, messages: messages)
     }
 }
 

@@ -27,18 +27,25 @@ struct DataGenCommand: AsyncParsableCommand {
     @Option(help: "How many users sell and chat (default: one per 200 products, at least 10).") var users: Int?
     @Option(help: "How many conversations (default: one per 50 products).") var conversations: Int?
     @Option(help: "Messages in each conversation.") var messagesPerConversation = 20
-    @Option(help: "The share of products (0 to 1) with one to three photos (small generated PNGs).") var photoShare = 0.2
+    @Option(help: "The share of products (0 to 1) with one to three photos (small generated PNGs).") var photoShare =
+        0.2
     @Option(help: "The SQLite file to fill (created if missing).") var sqlite: String?
     @Option(help: "The PostgreSQL URL to fill instead.") var postgres: String?
     @Option(help: "Rows written per statement or transaction.") var batch = 5_000
     @Option(help: "The seed: the same seed makes the same catalogue.") var seed: UInt64 = 1
 
     func validate() throws {
-        guard products >= 0, products <= 100_000_000 else { throw ValidationError("--products must be from 0 to 100000000") }
-        guard (sqlite == nil) != (postgres == nil) else { throw ValidationError("give exactly one of --sqlite and --postgres") }
+        guard products >= 0, products <= 100_000_000 else {
+            throw ValidationError("--products must be from 0 to 100000000")
+        }
+        guard (sqlite == nil) != (postgres == nil) else {
+            throw ValidationError("give exactly one of --sqlite and --postgres")
+        }
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be from 1 to 100000") }
         guard (0...1).contains(photoShare) else { throw ValidationError("--photo-share must be from 0 to 1") }
-        guard messagesPerConversation >= 1 else { throw ValidationError("--messages-per-conversation must be at least 1") }
+        guard messagesPerConversation >= 1 else {
+            throw ValidationError("--messages-per-conversation must be at least 1")
+        }
         if let users, users < 2 { throw ValidationError("--users must be at least 2") }
         if let conversations, conversations < 0 { throw ValidationError("--conversations must not be negative") }
     }
@@ -87,7 +94,9 @@ struct DataGenCommand: AsyncParsableCommand {
             try await writer.insert(products: made, photos: photos)
             photoCount += photos.count
             conversationProducts += made.enumerated().filter { (first + $0.offset) % every == 0 }.map(\.element)
-            if (first / batch) % 20 == 19 { report("products", done: first + made.count, of: products, since: usersDone) }
+            if (first / batch) % 20 == 19 {
+                report("products", done: first + made.count, of: products, since: usersDone)
+            }
         }
         let productsDone = clock.now
         var items: [BulkConversation] = []
@@ -95,8 +104,10 @@ struct DataGenCommand: AsyncParsableCommand {
         for (index, product) in conversationProducts.prefix(conversationCount).enumerated() {
             var buyer = generator.random.pick(userIds)
             if buyer == product.sellerId { buyer = userIds[(userIds.firstIndex(of: buyer)! + 1) % userIds.count] }
-            items.append(generator.conversation(
-                about: product, buyer: buyer, length: messagesPerConversation, at: product.createdAt + 3_600 + Double(index)))
+            items.append(
+                generator.conversation(
+                    about: product, buyer: buyer, length: messagesPerConversation,
+                    at: product.createdAt + 3_600 + Double(index)))
             if items.count * messagesPerConversation >= batch {
                 try await writer.insert(conversations: items)
                 written += items.count
@@ -109,17 +120,26 @@ struct DataGenCommand: AsyncParsableCommand {
         try await writer.finish()
         let finished = clock.now
         let bytes = try await writer.databaseBytes()
-        func seconds(_ duration: Duration) -> String { String(format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
+        func seconds(_ duration: Duration) -> String {
+            String(
+                format: "%.1f s", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
         print("users:         \(userCount) in \(seconds(usersDone - started)) (one bcrypt hash, shared)")
         print("products:      \(products) with \(photoCount) photos in \(seconds(productsDone - usersDone))")
-        print("conversations: \(written) with \(written * messagesPerConversation) messages in \(seconds(conversationsDone - productsDone))")
+        print(
+            "conversations: \(written) with \(written * messagesPerConversation) messages in \(seconds(conversationsDone - productsDone))"
+        )
         print("finish:        \(seconds(finished - conversationsDone)) (statistics, index merge)")
-        print("total:         \(seconds(finished - started)); database \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB")
+        print(
+            "total:         \(seconds(finished - started)); database \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB"
+        )
     }
 
     private func report(_ what: String, done: Int, of total: Int, since: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - since
-        let rate = Double(done) / max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let rate =
+            Double(done)
+            / max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         FileHandle.standardError.write(Data("  \(what): \(done) of \(total) (\(Int(rate))/s)\n".utf8))
     }
 }

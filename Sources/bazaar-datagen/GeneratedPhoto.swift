@@ -47,7 +47,8 @@ enum GeneratedPhoto {
             out += bytes[offset..<offset + count]
             offset += count
         } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

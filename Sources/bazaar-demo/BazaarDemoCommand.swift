@@ -41,16 +41,21 @@ struct BazaarDemoCommand: AsyncParsableCommand {
     struct Web: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "web",
-            abstract: "Serve the browser app on 127.0.0.1 beside a server with demo data (users ada, bob, cyd; password bazaar-demo).")
+            abstract:
+                "Serve the browser app on 127.0.0.1 beside a server with demo data (users ada, bob, cyd; password bazaar-demo)."
+        )
 
         @Option(help: "The port to listen on, on 127.0.0.1 (0 picks a free one).") var port = 0
 
         func validate() throws {
-            guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port))") }
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--port must be between 0 and 65535 (got \(port))")
+            }
         }
 
         func run() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-web-demo-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "bazaar-web-demo-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let server = try await InProcessDemoServers().start(

@@ -32,7 +32,10 @@ struct CrashCommand: AsyncParsableCommand {
     @Option(help: "Messages each client sends.")
     var messagesPerClient = 100
 
-    @Option(help: "Attempts the kit makes per send before the client re-sends it with the same key (2 makes client re-sends happen).")
+    @Option(
+        help:
+            "Attempts the kit makes per send before the client re-sends it with the same key (2 makes client re-sends happen)."
+    )
     var kitAttempts = 40
 
     @Option(help: "Run replicas on this PostgreSQL database instead of one server on SQLite.")

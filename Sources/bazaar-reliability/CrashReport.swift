@@ -38,10 +38,13 @@ struct CrashReport {
         var lines = audit?.violations ?? ["the history was not read"]
         lines += refusals.map { "refused: \($0)" }
         if exchanges.serverErrors > 0 {
-            lines.append("\(exchanges.serverErrors) answers were 5xx (\(exchanges.serverErrorSamples.joined(separator: ", ")))")
+            lines.append(
+                "\(exchanges.serverErrors) answers were 5xx (\(exchanges.serverErrorSamples.joined(separator: ", ")))")
         }
         if kills.missed > 0 {
-            lines.append("the burst ended before \(kills.missed) of the \(killsRequested) kills; send more --messages-per-client")
+            lines.append(
+                "the burst ended before \(kills.missed) of the \(killsRequested) kills; send more --messages-per-client"
+            )
         }
         if !serverAlive { lines.append("the server died on its own") }
         return lines
@@ -55,7 +58,8 @@ struct CrashReport {
             ? "none"
             : "min \(restarts[0].secondsText), median \(restarts[restarts.count / 2].secondsText), "
                 + "max \(restarts[restarts.count - 1].secondsText) (SIGKILL until listening again)"
-        let reasons = resendReasons.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        let reasons = resendReasons.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(
+            separator: ", ")
         return [
             "sent            \(sent) messages from \(clients) clients (\(exchanges.attempts) HTTP attempts in all, "
                 + "\(exchanges.failedAttempts) without an answer)",

@@ -56,7 +56,8 @@ struct CrashRun {
         let statistics = ExchangeStatistics()
         let performer = NetworkRequestPerformer(
             transport: CountingTransport(base: AsyncHTTPClientTransport(), statistics: statistics),
-            interceptors: [ReplayObserver(statistics: statistics)], retryPolicy: .ridingOutRestarts(attempts: kitAttempts),
+            interceptors: [ReplayObserver(statistics: statistics)],
+            retryPolicy: .ridingOutRestarts(attempts: kitAttempts),
             timeout: .seconds(10))
         // One client per server; sender i talks to server i mod n, the inbox reads through the first.
         let replicaClients = supervisor.baseURLs.map { APIClient.bazaar(baseURL: $0, performer: performer) }

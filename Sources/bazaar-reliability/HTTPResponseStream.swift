@@ -48,7 +48,8 @@ struct HTTPResponseStream {
             var headers: [String: String] = [:]
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
             let bodyStart = headEnd + 4
             if status == 101 {
@@ -61,7 +62,8 @@ struct HTTPResponseStream {
                 hasIncompleteTail = true
                 return
             }
-            responses.append(Response(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length])))
+            responses.append(
+                Response(status: status, headers: headers, body: Array(bytes[bodyStart..<bodyStart + length])))
             index = bodyStart + length
         }
     }

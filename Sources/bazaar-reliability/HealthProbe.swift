@@ -18,7 +18,8 @@ struct HealthProbe: Sendable {
             return "the server exited: \(await supervisor.logTail())"
         }
         do {
-            let health = try await RawProbe.request("GET \(APIRoutes.health.template) HTTP/1.1", port: port, timeoutSeconds: 5)
+            let health = try await RawProbe.request(
+                "GET \(APIRoutes.health.template) HTTP/1.1", port: port, timeoutSeconds: 5)
             guard health.statuses.first == 200 else { return "GET /health: \(health.summary)" }
         } catch {
             return "GET /health: \(error)"

@@ -21,7 +21,10 @@ extension MalformedCase {
                     let connection = try RawHTTP.Connection(
                         port: context.port, timeoutSeconds: 2, sourceAddress: "127.0.1.\(1 + index / perAddress)")
                     try connection.send(healthRequest)
-                    guard HTTPResponseStream(connection.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
+                    guard
+                        HTTPResponseStream(
+                            connection.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response
+                        )
                         .responses.first?.status == 200
                     else { continue }
                     connections.append(connection)
@@ -31,20 +34,24 @@ extension MalformedCase {
                 let deadline = ContinuousClock.now + context.idleTimeout + .seconds(4)
                 while closedAfter.contains(where: { $0 == nil }), ContinuousClock.now < deadline {
                     for (index, connection) in connections.enumerated() where closedAfter[index] == nil {
-                        if connection.isClosedByServer() { closedAfter[index] = ContinuousClock.now - answeredAt[index] }
+                        if connection.isClosedByServer() {
+                            closedAfter[index] = ContinuousClock.now - answeredAt[index]
+                        }
                     }
                     Thread.sleep(forTimeInterval: 0.05)
                 }
                 return (connections.count, closedAfter.compactMap { $0 })
             }
-            let traffic = try await NormalTraffic(bound: .seconds(1)).run(for: context.idleTimeout + .seconds(1), context: context)
+            let traffic = try await NormalTraffic(bound: .seconds(1)).run(
+                for: context.idleTimeout + .seconds(1), context: context)
             let (answered, closedAfter) = try await held
             var outcome = CaseOutcome()
             var closing = ""
             if let first = closedAfter.min(), let last = closedAfter.max() {
                 closing = " \(first.secondsText)–\(last.secondsText) after their answer"
             }
-            outcome.note = "\(answered) answered then idle, server closed \(closedAfter.count)\(closing); \(traffic.summary)"
+            outcome.note =
+                "\(answered) answered then idle, server closed \(closedAfter.count)\(closing); \(traffic.summary)"
             if answered < count {
                 outcome.failure = "only \(answered) of \(count) connections were answered"
             } else if closedAfter.count < answered {
@@ -62,11 +69,13 @@ extension MalformedCase {
 
     /// As many connections from one address as the cap allows, each answered; then one more,
     /// which must be answered 429 with `Retry-After`, while another address is still served.
-    static let pastTheCap = MalformedCase(name: "one connection past the per-address cap", expectation: .judgedByCase) { context in
+    static let pastTheCap = MalformedCase(name: "one connection past the per-address cap", expectation: .judgedByCase) {
+        context in
         try await offPool {
             var held: [RawHTTP.Connection] = []
             for _ in 0..<context.connectionCap {
-                let connection = try RawHTTP.Connection(port: context.port, timeoutSeconds: 2, sourceAddress: "127.0.2.1")
+                let connection = try RawHTTP.Connection(
+                    port: context.port, timeoutSeconds: 2, sourceAddress: "127.0.2.1")
                 try connection.send(healthRequest)
                 _ = connection.receive(until: { HTTPResponseStream($0).hasComplete(1) })
                 held.append(connection)
@@ -76,7 +85,8 @@ extension MalformedCase {
             let refused = extra.receiveAll()
             let other = try RawHTTP.Connection(port: context.port, timeoutSeconds: 2, sourceAddress: "127.0.2.2")
             try other.send(healthRequest)
-            let otherAnswer = HTTPResponseStream(other.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
+            let otherAnswer = HTTPResponseStream(
+                other.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
             withExtendedLifetime(held) {}
 
             let stream = HTTPResponseStream(refused.response)
@@ -85,7 +95,8 @@ extension MalformedCase {
             outcome.errorCode = stream.responses.first?.errorCode
             outcome.closed = refused.closedByServer
             let retryAfter = stream.responses.first?.headers["retry-after"]
-            outcome.note = "\(held.count) held; Retry-After \(retryAfter ?? "missing"); another address answered \(otherAnswer.responses.first.map { String($0.status) } ?? "nothing")"
+            outcome.note =
+                "\(held.count) held; Retry-After \(retryAfter ?? "missing"); another address answered \(otherAnswer.responses.first.map { String($0.status) } ?? "nothing")"
             if outcome.statuses.first != 429 || outcome.errorCode != "too_many_connections" {
                 outcome.failure = "the connection past the cap was not answered 429 too_many_connections"
             } else if retryAfter == nil {

@@ -12,7 +12,8 @@ extension MalformedCase {
             "slow-loris: 200 connections dripping header bytes",
             SlowLoris(
                 connections: 200, duration: .seconds(5), interval: .milliseconds(100), head: Data(),
-                drip: Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Data(repeating: UInt8(ascii: "a"), count: 4096)),
+                drip: Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                    + Data(repeating: UInt8(ascii: "a"), count: 4096)),
             closedBy: { $0.headerTimeout }),
         slowLoris(
             "slow-loris: 50 connections dripping a body",
@@ -35,7 +36,8 @@ extension MalformedCase {
         MalformedCase(name: name, expectation: .judgedByCase) { context in
             async let held = offPool { try attack.hold(port: context.port) }
             // Normal traffic for the length of the attack (less a margin for opening the connections).
-            let traffic = try await NormalTraffic(bound: bound).run(for: attack.duration - .milliseconds(300), context: context)
+            let traffic = try await NormalTraffic(bound: bound).run(
+                for: attack.duration - .milliseconds(300), context: context)
             let result = try await held
             var outcome = CaseOutcome()
             let closed = result.closedWhileDripping + result.closedAtEnd
@@ -43,7 +45,8 @@ extension MalformedCase {
             if let first = result.closedAfter.min(), let last = result.closedAfter.max() {
                 closing = " \(first.secondsText)–\(last.secondsText) after opening"
             }
-            outcome.note = "\(result.opened) held \(attack.duration.secondsText), server closed \(closed)\(closing); \(traffic.summary)"
+            outcome.note =
+                "\(result.opened) held \(attack.duration.secondsText), server closed \(closed)\(closing); \(traffic.summary)"
             outcome.failure = traffic.failure
             if outcome.failure == nil {
                 let early = timeout(context) - .milliseconds(250)

@@ -5,13 +5,17 @@ import ProcessSupport
 extension MalformedCase {
     /// A socket that never answers the server's pings: it must be pinged, then closed with `1001`
     /// by the second ping interval (plus a second's slack).
-    static let unansweredPings = MalformedCase(name: "WebSocket: a client that never answers pings", expectation: .judgedByCase) { context in
+    static let unansweredPings = MalformedCase(
+        name: "WebSocket: a client that never answers pings", expectation: .judgedByCase
+    ) { context in
         try await offPool {
             let socket = try EventSocketProbe.open(context: context)
             let started = ContinuousClock.now
             let limit = context.webSocketPingInterval * 2 + .seconds(1)
             let answer = socket.connection.receive(
-                until: { WebSocketFrame.serverFrames(in: socket.remainder + [UInt8]($0)).contains { $0.opcode == 0x8 } },
+                until: {
+                    WebSocketFrame.serverFrames(in: socket.remainder + [UInt8]($0)).contains { $0.opcode == 0x8 }
+                },
                 deadline: started + limit + .seconds(2))
             let took = ContinuousClock.now - started
             let frames = WebSocketFrame.serverFrames(in: socket.remainder + [UInt8](answer.response))
@@ -20,7 +24,8 @@ extension MalformedCase {
             var outcome = CaseOutcome()
             outcome.statuses = [101]
             outcome.closed = answer.closedByServer
-            outcome.note = "\(pings) ping(s), then close frame \(close?.closeCode.map(String.init) ?? "none") after \(took.secondsText)"
+            outcome.note =
+                "\(pings) ping(s), then close frame \(close?.closeCode.map(String.init) ?? "none") after \(took.secondsText)"
             if pings == 0 {
                 outcome.failure = "the server never pinged"
             } else if close?.closeCode != 1001 {
@@ -37,7 +42,8 @@ extension MalformedCase {
     /// size is measured after the same messages with no socket, and again after the cut), and a
     /// new socket must then work.
     static func slowReader(messages: Int) -> MalformedCase {
-        MalformedCase(name: "WebSocket: a client that stops reading, \(messages) events", expectation: .judgedByCase) { context in
+        MalformedCase(name: "WebSocket: a client that stops reading, \(messages) events", expectation: .judgedByCase) {
+            context in
             try await offPool {
                 // The same writes once without the socket, so the database's own growth is in the baseline.
                 try EventSocketProbe.sendMessages(messages, context: context)
@@ -48,8 +54,14 @@ extension MalformedCase {
                 let after = ProcessMemory.residentBytes(of: context.serverPID)
                 let cut = slow.connection.isClosedByServer()
                 let again = try EventSocketProbe.open(context: context)
-                let ready = WebSocketFrame.serverFrames(in: again.remainder + [UInt8](
-                    again.connection.receive(until: { WebSocketFrame.serverFrames(in: again.remainder + [UInt8]($0)).count >= 1 }).response))
+                let ready =
+                    WebSocketFrame.serverFrames(
+                        in: again.remainder
+                            + [UInt8](
+                                again.connection.receive(until: {
+                                    WebSocketFrame.serverFrames(in: again.remainder + [UInt8]($0)).count >= 1
+                                }).response)
+                    )
                     .first.map { String(decoding: $0.payload, as: UTF8.self).contains(#""type":"ready""#) } ?? false
 
                 var outcome = CaseOutcome()
@@ -84,8 +96,10 @@ enum EventSocketProbe {
 
     /// Upgrades `/v1/events` with the context's token.
     static func open(context: CaseContext, receiveBufferSize: Int? = nil) throws -> Socket {
-        let connection = try RawHTTP.Connection(port: context.port, timeoutSeconds: 5, receiveBufferSize: receiveBufferSize)
-        try connection.send(WebSocketFrame.handshake(path: APIRoutes.events.template, token: context.token, inQuery: false))
+        let connection = try RawHTTP.Connection(
+            port: context.port, timeoutSeconds: 5, receiveBufferSize: receiveBufferSize)
+        try connection.send(
+            WebSocketFrame.handshake(path: APIRoutes.events.template, token: context.token, inQuery: false))
         let handshake = connection.receive(until: { HTTPResponseStream($0).hasComplete(1) })
         guard let remainder = HTTPResponseStream(handshake.response).upgradedRemainder else {
             throw ReliabilityFailure("the event socket was not upgraded")
@@ -103,9 +117,11 @@ enum EventSocketProbe {
                 "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(context.token)\r\n"
                 + "Content-Type: application/json\r\nIdempotency-Key: \(UUID().uuidString)\r\nContent-Length: \(body.count)\r\n\r\n"
             try connection.send(Data(head.utf8) + body)
-            let answer = HTTPResponseStream(connection.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
+            let answer = HTTPResponseStream(
+                connection.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
             guard answer.responses.first?.status == 201 else {
-                throw ReliabilityFailure("a message send was answered \(answer.responses.first.map { String($0.status) } ?? "nothing")")
+                throw ReliabilityFailure(
+                    "a message send was answered \(answer.responses.first.map { String($0.status) } ?? "nothing")")
             }
         }
     }

@@ -33,6 +33,7 @@ struct MalformedCommand: AsyncParsableCommand {
         let passed = summary.cases - summary.failures.count
         Output.line("malformed: \(passed) of \(summary.cases) cases OK in \(summary.time.secondsText)")
         guard let first = summary.failures.first else { return }
-        throw ReliabilityFailure("malformed: \(summary.failures.count) of \(summary.cases) cases failed; first: \(first)")
+        throw ReliabilityFailure(
+            "malformed: \(summary.failures.count) of \(summary.cases) cases failed; first: \(first)")
     }
 }

@@ -21,7 +21,8 @@ struct MalformedRun {
 
     /// Every case, in the order they run.
     static var catalogue: [MalformedCase] {
-        MalformedCase.bodyCases + MalformedCase.requestCases + MalformedCase.webSocketCases + MalformedCase.slowLorisCases
+        MalformedCase.bodyCases + MalformedCase.requestCases + MalformedCase.webSocketCases
+            + MalformedCase.slowLorisCases
             + MalformedCase.connectionCases
     }
 
@@ -41,7 +42,8 @@ struct MalformedRun {
         let supervisor = try await ServerSupervisor.start(
             executablePath: executablePath,
             extraArguments: [
-                "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout", "\(Self.idleTimeout.components.seconds)",
+                "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout",
+                "\(Self.idleTimeout.components.seconds)",
                 "--body-timeout", "\(Self.bodyTimeout.components.seconds)",
                 "--max-connections-per-address", "\(Self.connectionCap)",
                 "--websocket-ping-interval", "\(Self.webSocketPingInterval.components.seconds)",
@@ -96,7 +98,8 @@ struct MalformedRun {
         let context = CaseContext(
             port: supervisor.port, token: token, conversationID: conversation.id, headerTimeout: Self.headerTimeout,
             bodyTimeout: Self.bodyTimeout,
-            idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap, webSocketPingInterval: Self.webSocketPingInterval,
+            idleTimeout: Self.idleTimeout, connectionCap: Self.connectionCap,
+            webSocketPingInterval: Self.webSocketPingInterval,
             serverPID: await supervisor.serverPID)
         return (context, HealthProbe(supervisor: supervisor, network: user.network, port: supervisor.port))
     }
@@ -116,7 +119,8 @@ struct MalformedRun {
         }
         let took = ContinuousClock.now - started
         if let problem = await probe.problem() {
-            failure = [failure, "then the server failed a normal request: \(problem)"].compactMap { $0 }.joined(separator: "; ")
+            failure = [failure, "then the server failed a normal request: \(problem)"].compactMap { $0 }.joined(
+                separator: "; ")
         }
         let verdict = failure == nil ? "OK  " : "FAIL"
         let name = malformed.name.padding(toLength: max(54, malformed.name.count), withPad: " ", startingAt: 0)

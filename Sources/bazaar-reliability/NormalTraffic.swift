@@ -35,7 +35,8 @@ struct NormalTraffic {
             for path in [APIRoutes.health.template, APIRoutes.me.template] {
                 let sent = ContinuousClock.now
                 let answer = try await RawProbe.request(
-                    "GET \(path) HTTP/1.1\r\nAuthorization: Bearer \(context.token)", port: context.port, timeoutSeconds: 2)
+                    "GET \(path) HTTP/1.1\r\nAuthorization: Bearer \(context.token)", port: context.port,
+                    timeoutSeconds: 2)
                 let took = ContinuousClock.now - sent
                 report.slowest = max(report.slowest, took)
                 if answer.statuses.first == 200, took <= bound {

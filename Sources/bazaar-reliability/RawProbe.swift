@@ -35,12 +35,14 @@ enum RawProbe {
                 note = "send cut short after \(offset >> 10) KiB (\(error))"
             }
             let deadline = ContinuousClock.now + .seconds(timeoutSeconds * 3)
-            var exchange = connection.receive(until: { HTTPResponseStream($0).hasComplete(responses) }, deadline: deadline)
+            var exchange = connection.receive(
+                until: { HTTPResponseStream($0).hasComplete(responses) }, deadline: deadline)
             var stream = HTTPResponseStream(exchange.response)
             if !exchange.closedByServer, awaitClose || stream.responses.last?.closesConnection == true {
                 // The connection is to end after this answer: check that the server ends it.
                 let rest = connection.receiveAll()
-                exchange = RawHTTP.Exchange(response: exchange.response + rest.response, closedByServer: rest.closedByServer)
+                exchange = RawHTTP.Exchange(
+                    response: exchange.response + rest.response, closedByServer: rest.closedByServer)
                 stream = HTTPResponseStream(exchange.response)
             }
             var outcome = CaseOutcome()
@@ -55,7 +57,9 @@ enum RawProbe {
 
     /// Sends `head` (a request line and header fields, without the blank line) plus `body`, with
     /// `Content-Length` set and `Connection: close`.
-    static func request(_ head: String, body: Data = Data(), port: Int, timeoutSeconds: Int = 3) async throws -> CaseOutcome {
+    static func request(_ head: String, body: Data = Data(), port: Int, timeoutSeconds: Int = 3) async throws
+        -> CaseOutcome
+    {
         var text = head.hasSuffix("\r\n") ? head : head + "\r\n"
         text += "Host: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n"
         return try await send(Data(text.utf8) + body, port: port, awaitClose: true, timeoutSeconds: timeoutSeconds)

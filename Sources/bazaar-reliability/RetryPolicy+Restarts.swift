@@ -7,6 +7,8 @@ extension RetryPolicy {
     /// Fewer `attempts` make the kit give up during a restart, so the clients' own re-sends with
     /// the same key are exercised too.
     static func ridingOutRestarts(attempts: Int = 40) -> RetryPolicy {
-        RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(50), maxDelay: .milliseconds(500), maxTotalDelay: .seconds(20))
+        RetryPolicy(
+            maxAttempts: attempts, baseDelay: .milliseconds(50), maxDelay: .milliseconds(500),
+            maxTotalDelay: .seconds(20))
     }
 }

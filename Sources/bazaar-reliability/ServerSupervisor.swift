@@ -71,7 +71,8 @@ actor ServerSupervisor {
             do {
                 processes.append(
                     try await launch(
-                        database, index: processes.count, port: port, directory: directory, executablePath: executablePath,
+                        database, index: processes.count, port: port, directory: directory,
+                        executablePath: executablePath,
                         signingKey: signingKey, extraArguments: extraArguments))
             } catch let error as BazaarProcess.StartError {
                 if case .executableNotFound = error { throw error }
@@ -100,7 +101,8 @@ actor ServerSupervisor {
         case .postgres(let url, _):
             return try await offPool {
                 try BazaarProcess(
-                    postgresURL: url, signingKey: signingKey, port: port, executablePath: executablePath, standardErrorPath: log,
+                    postgresURL: url, signingKey: signingKey, port: port, executablePath: executablePath,
+                    standardErrorPath: log,
                     extraArguments: extraArguments)
             }
         }
@@ -143,7 +145,7 @@ actor ServerSupervisor {
                     database, index: victim, port: ports[victim], directory: directory, executablePath: executablePath,
                     signingKey: signingKey, extraArguments: extraArguments)
                 return ContinuousClock.now - started
-            } catch where attempt < 20 {
+            } catch  where attempt < 20 {
                 // The port may be released a moment after the old process is reaped.
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -163,9 +165,13 @@ actor ServerSupervisor {
     /// The error and critical lines the server logged, without their timestamps, each with how
     /// often it was logged, most frequent first.
     func loggedErrors() -> [(line: String, count: Int)] {
-        let logs = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") } ?? []
-        let text = logs.compactMap { try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8) }
-            .joined(separator: "\n")
+        let logs =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.filter { $0.hasSuffix(".log") }
+            ?? []
+        let text = logs.compactMap {
+            try? String(contentsOfFile: directory.appendingPathComponent($0).path, encoding: .utf8)
+        }
+        .joined(separator: "\n")
         var counts: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 1)

@@ -58,7 +58,8 @@ struct SlowLoris: Sendable {
                 }
             }
             round += 1
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            Thread.sleep(
+                forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
         }
         result.closedAtEnd = open.indices.filter { alive[$0] && open[$0].isClosedByServer() }.count
         return result

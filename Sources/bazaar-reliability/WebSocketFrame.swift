@@ -60,7 +60,9 @@ struct WebSocketFrame {
             }
             guard length >= 0, bytes.count - index - headerLength >= length else { break }
             let start = index + headerLength
-            frames.append(WebSocketFrame(opcode: first & 0x0F, fin: first & 0x80 != 0, payload: Array(bytes[start..<start + length])))
+            frames.append(
+                WebSocketFrame(
+                    opcode: first & 0x0F, fin: first & 0x80 != 0, payload: Array(bytes[start..<start + length])))
             index = start + length
         }
         return frames

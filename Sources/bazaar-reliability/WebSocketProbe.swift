@@ -22,7 +22,8 @@ enum WebSocketProbe {
     static func run(_ bytes: Data, context: CaseContext, tokenInQuery: Bool, then: Then) async throws -> CaseOutcome {
         try await offPool {
             let connection = try RawHTTP.Connection(port: context.port, timeoutSeconds: 2)
-            try connection.send(WebSocketFrame.handshake(path: APIRoutes.events.template, token: context.token, inQuery: tokenInQuery))
+            try connection.send(
+                WebSocketFrame.handshake(path: APIRoutes.events.template, token: context.token, inQuery: tokenInQuery))
             let handshake = connection.receive(until: { HTTPResponseStream($0).hasComplete(1) })
             let stream = HTTPResponseStream(handshake.response)
             var outcome = CaseOutcome()

@@ -37,12 +37,15 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("sqlite"), help: "The SQLite database file (default bazaar.sqlite).")
     var sqlitePath: String?
 
-    @Option(help: "On SQLite: the most concurrent writes that share one transaction (group commit); 1 commits each alone.")
+    @Option(
+        help: "On SQLite: the most concurrent writes that share one transaction (group commit); 1 commits each alone.")
     var sqliteMaxBatch = 256
 
     @Option(
         name: .customLong("postgres"),
-        help: "A PostgreSQL URL (postgres://user:password@host:5432/database) shared by every replica; also BAZAAR_DATABASE_URL.")
+        help:
+            "A PostgreSQL URL (postgres://user:password@host:5432/database) shared by every replica; also BAZAAR_DATABASE_URL."
+    )
     var postgresURL: String?
 
     @Option(help: "With PostgreSQL: the most connections this replica opens.")
@@ -63,7 +66,9 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a connection may sit idle between requests before it is closed.")
     var idleTimeout = 75.0
 
-    @Option(help: "Seconds a request body may take after its head, plus one for every --body-minimum-rate bytes that arrive.")
+    @Option(
+        help:
+            "Seconds a request body may take after its head, plus one for every --body-minimum-rate bytes that arrive.")
     var bodyTimeout = 20.0
 
     @Option(help: "Bytes per second of request body that earn a second more of --body-timeout.")
@@ -72,7 +77,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The most connections one client address may hold; 0 for no cap.",
-            discussion: "Default 256, or no cap with --trust-forwarded-for (every connection then comes from the proxy)."))
+            discussion:
+                "Default 256, or no cap with --trust-forwarded-for (every connection then comes from the proxy)."))
     var maxConnectionsPerAddress: Int?
 
     @Option(help: "Seconds between pings on an event WebSocket; one that misses a pong by the next ping is closed.")
@@ -121,14 +127,18 @@ struct BazaarServerCommand: AsyncParsableCommand {
         guard postgresURL == nil || sqlitePath == nil else {
             throw ValidationError("choose one database: --sqlite or --postgres")
         }
-        guard (1...1000).contains(databaseConnections) else { throw ValidationError("--database-connections must be 1-1000") }
+        guard (1...1000).contains(databaseConnections) else {
+            throw ValidationError("--database-connections must be 1-1000")
+        }
         guard sqliteMaxBatch >= 1 else { throw ValidationError("--sqlite-max-batch must be at least 1") }
         guard databaseTimeout > 0 else { throw ValidationError("--database-timeout must be positive") }
         guard headerTimeout > 0, idleTimeout > 0, bodyTimeout > 0 else {
             throw ValidationError("--header-timeout, --idle-timeout and --body-timeout must be positive")
         }
         guard bodyMinimumRate >= 1 else { throw ValidationError("--body-minimum-rate must be at least 1") }
-        guard (maxConnectionsPerAddress ?? 0) >= 0 else { throw ValidationError("--max-connections-per-address must be 0 or more") }
+        guard (maxConnectionsPerAddress ?? 0) >= 0 else {
+            throw ValidationError("--max-connections-per-address must be 0 or more")
+        }
         guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
         guard [messageQuota, conversationQuota, productQuota, photoQuota, readQuota].allSatisfy({ $0 >= 0 }) else {
@@ -140,7 +150,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
     var connectionPolicy: ConnectionPolicy {
         let cap = maxConnectionsPerAddress ?? (trustForwardedFor ? 0 : 256)
         return ConnectionPolicy(
-            headerTimeout: .milliseconds(Int(headerTimeout * 1000)), idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
+            headerTimeout: .milliseconds(Int(headerTimeout * 1000)),
+            idleTimeout: .milliseconds(Int(idleTimeout * 1000)),
             maxConnectionsPerAddress: cap == 0 ? nil : cap,
             webSocketPingInterval: .milliseconds(Int(websocketPingInterval * 1000)), webSocketBacklog: websocketBacklog,
             bodyTimeout: .milliseconds(Int(bodyTimeout * 1000)), bodyMinimumRate: bodyMinimumRate)
@@ -172,7 +183,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
             postgres = try PostgresURL(text)
         }
         let configuration = BazaarServerConfiguration(
-            host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", sqliteMaxBatch: sqliteMaxBatch, postgres: postgres,
+            host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", sqliteMaxBatch: sqliteMaxBatch,
+            postgres: postgres,
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,

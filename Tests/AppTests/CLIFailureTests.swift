@@ -16,7 +16,8 @@ struct CLIFailureTests {
             let wrong = try await user.run(["login", "sam"], input: "wrong-password\n")
             #expect(wrong.exitCode == 77)
             #expect(wrong.errorLines == ["bazaar: wrong username or password"])
-            #expect(!FileManager.default.fileExists(atPath: user.configFolder.appendingPathComponent("tokens.json").path))
+            #expect(
+                !FileManager.default.fileExists(atPath: user.configFolder.appendingPathComponent("tokens.json").path))
         }
     }
 
@@ -72,7 +73,9 @@ struct CLIFailureTests {
         try await BazaarTestHarness.withServer { server in
             let user = try CLIUser(server: server.baseURL)
             defer { user.removeFolder() }
-            for arguments in [["chat", "list"], ["notifications"], ["profile"], ["product", "sell", "--title", "x", "--price", "1"]] {
+            for arguments in [
+                ["chat", "list"], ["notifications"], ["profile"], ["product", "sell", "--title", "x", "--price", "1"],
+            ] {
                 let outcome = try await user.run(arguments)
                 #expect(outcome.exitCode == 77, "\(arguments)")
                 #expect(outcome.errorLines.count == 1)

@@ -25,7 +25,9 @@ struct CLIUser {
     }
 
     /// Runs with `--json` and decodes what it printed.
-    func json<T: Decodable>(_ type: T.Type, _ arguments: [String], input: String? = nil) async throws -> (T, BazaarCLI.Outcome) {
+    func json<T: Decodable>(_ type: T.Type, _ arguments: [String], input: String? = nil) async throws -> (
+        T, BazaarCLI.Outcome
+    ) {
         let outcome = try await run(arguments + ["--json"], input: input)
         guard outcome.exitCode == 0 else { throw CLIFailure(outcome: outcome) }
         do {
@@ -75,10 +77,12 @@ struct CLIChat {
                 seller.removeFolder()
                 buyer.removeFolder()
             }
-            let (sam, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            let (sam, _) = try await seller.json(
+                User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
             _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
             let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
-            try await body(CLIChat(seller: seller, buyer: buyer, sellerAccount: sam, conversation: conversation), server)
+            try await body(
+                CLIChat(seller: seller, buyer: buyer, sellerAccount: sam, conversation: conversation), server)
         }
     }
 }

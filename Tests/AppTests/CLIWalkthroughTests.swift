@@ -6,7 +6,9 @@ import Testing
 /// The `bazaar` executable as a person or a script runs it, against a real server on loopback.
 @Suite("bazaar, driven as a subprocess", .timeLimit(.minutes(4)))
 struct CLIWalkthroughTests {
-    @Test("register, login, sell, search, chat start, send and list, notifications, logout: each with its --json and exit code")
+    @Test(
+        "register, login, sell, search, chat start, send and list, notifications, logout: each with its --json and exit code"
+    )
     func wholeJourney() async throws {
         try await BazaarTestHarness.withServer { server in
             let seller = try CLIUser(server: server.baseURL)
@@ -16,7 +18,8 @@ struct CLIWalkthroughTests {
                 buyer.removeFolder()
             }
 
-            let (registered, _) = try await seller.json(User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
+            let (registered, _) = try await seller.json(
+                User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
             #expect(registered.username == "sam")
             #expect(registered.displayName == "Sam Seller")
             let (me, _) = try await seller.json(User.self, ["whoami"])
@@ -31,7 +34,8 @@ struct CLIWalkthroughTests {
             #expect(badPrice.exitCode == 65)
             #expect(badPrice.stderr.contains("price: Enter a price like 120 or 4.50"), "\(badPrice.stderr)")
             let (listed, _) = try await seller.json(
-                Product.self, ["product", "sell", "--title", "Brass lamp", "--price", "12.50", "--description", "Works fine"])
+                Product.self,
+                ["product", "sell", "--title", "Brass lamp", "--price", "12.50", "--description", "Works fine"])
             #expect(listed.priceCents == 1250)
             #expect(listed.sellerId == registered.id)
             let (found, _) = try await buyer.json([Product].self, ["products", "--search", "brass"])
@@ -39,15 +43,22 @@ struct CLIWalkthroughTests {
             let table = try await buyer.run(["products", "--search", "brass"])
             #expect(table.exitCode == 0)
             #expect(table.stdout.contains("Brass lamp") && table.stdout.contains("€12.50"))
-            #expect(table.stdout.contains(String(listed.id.prefix(8))) && !table.stdout.contains(listed.id), "tables show short ids")
-            let (cheaper, _) = try await seller.json(Product.self, ["product", "sell", "--title", "Brass lamps, pair", "--price", "8"])
+            #expect(
+                table.stdout.contains(String(listed.id.prefix(8))) && !table.stdout.contains(listed.id),
+                "tables show short ids")
+            let (cheaper, _) = try await seller.json(
+                Product.self, ["product", "sell", "--title", "Brass lamps, pair", "--price", "8"])
             let (byPrice, _) = try await buyer.json(
                 [Product].self, ["products", "--search", "lamp", "--max-price", "20", "--sort", "price-asc"])
             #expect(byPrice.map(\.id) == [cheaper.id, listed.id], "stems, a price ceiling and cheapest first")
-            let (over10, _) = try await buyer.json([Product].self, ["products", "--min-price", "10", "--seller", registered.id])
+            let (over10, _) = try await buyer.json(
+                [Product].self, ["products", "--min-price", "10", "--seller", registered.id])
             #expect(over10.map(\.id) == [listed.id])
-            let described = try await buyer.run(["products", "--search", "lamp", "--min-price", "9", "--sort", "price-desc"])
-            #expect(described.stdout.contains("1 product matching “lamp”, from 9.00, dearest first"), "\(described.stdout)")
+            let described = try await buyer.run([
+                "products", "--search", "lamp", "--min-price", "9", "--sort", "price-desc",
+            ])
+            #expect(
+                described.stdout.contains("1 product matching “lamp”, from 9.00, dearest first"), "\(described.stdout)")
             let byPrefix = try await buyer.run(["product", "show", String(listed.id.prefix(6))])
             #expect(byPrefix.exitCode == 0, "\(byPrefix.stderr)")
             #expect(byPrefix.stdout.contains("Brass lamp"))
@@ -67,7 +78,8 @@ struct CLIWalkthroughTests {
             #expect(notifications.count == 1)
             #expect(notifications.first?.type == NotificationType.newMessage)
             #expect(notifications.first?.read == false)
-            let (afterReadAll, _) = try await seller.json([BazaarAPI.Notification].self, ["notifications", "--read-all"])
+            let (afterReadAll, _) = try await seller.json(
+                [BazaarAPI.Notification].self, ["notifications", "--read-all"])
             let allRead = afterReadAll.allSatisfy(\.read)
             #expect(allRead)
             let (sellerInbox, _) = try await seller.json([Conversation].self, ["chat", "list"])
@@ -106,7 +118,10 @@ struct CLIWalkthroughTests {
             _ = try await seller.run(["chat", "send", conversation.id, "First, before you opened"])
 
             let open = try BazaarCLI().startInteractive(
-                ["chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir", buyer.configFolder.path],
+                [
+                    "chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir",
+                    buyer.configFolder.path,
+                ],
                 environment: ["NO_COLOR": "1"])
             // Once the history is on screen the conversation is marked read: wait for that.
             try await Self.waitUntilRead(conversation.id, by: buyer, lastMessagePrefix: "First")
@@ -133,7 +148,8 @@ struct CLIWalkthroughTests {
             #expect(me.displayName == "Bea B.")
 
             let photo = buyer.configFolder.appendingPathComponent("me.jpeg-really-a-png")
-            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 200_000)).write(to: photo)
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 200_000)).write(
+                to: photo)
             let upload = try await buyer.run(["profile", "photo", photo.path])
             #expect(upload.exitCode == 0, "\(upload.stderr)")
             #expect(upload.stdout.contains("100%"), "the progress bar ends at 100%")
@@ -150,7 +166,9 @@ struct CLIWalkthroughTests {
 
     /// Polls `user`'s conversation list until the conversation's last message starts with
     /// `lastMessagePrefix` and nothing in it is unread (bounded: a minute at most).
-    private static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String) async throws {
+    private static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String)
+        async throws
+    {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             let (conversations, _) = try await user.json([Conversation].self, ["chat", "list"])

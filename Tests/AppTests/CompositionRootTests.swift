@@ -18,7 +18,8 @@ struct CompositionRootTests {
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let services = try AppServices(environment: AppEnvironment(serverURL: server.baseURL, configFolder: folder))
-            let session = try await services.starter.register(username: "wren", password: "wren-password", displayName: "Wren")
+            let session = try await services.starter.register(
+                username: "wren", password: "wren-password", displayName: "Wren")
             let dependencies = Dependencies(container: DependencyContainer())
             CompositionRoot.registerDependencies(in: dependencies, services: services, session: session)
             try CompositionRoot.validate(dependencies, signedIn: true)

@@ -8,7 +8,8 @@ struct DemoTests {
     func demoRunsAndCleansUp() async throws {
         let temporary = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let outcome = try await BazaarCLI(executable: "bazaar-demo").run(["--fast", "--no-color"], environment: ["TMPDIR": temporary.path])
+        let outcome = try await BazaarCLI(executable: "bazaar-demo").run(
+            ["--fast", "--no-color"], environment: ["TMPDIR": temporary.path])
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         for step in [
             "Dana installs the app and registers", "searches for “bike”", "She opens the road bike",

@@ -4,8 +4,10 @@ import Testing
 @Suite("bazaar --help")
 struct HelpTests {
     static let commands: [[String]] = [
-        [], ["web"], ["register"], ["login"], ["logout"], ["whoami"], ["profile"], ["profile", "show"], ["profile", "rename"],
-        ["profile", "photo"], ["products"], ["product"], ["product", "show"], ["product", "sell"], ["chat"], ["chat", "list"],
+        [], ["web"], ["register"], ["login"], ["logout"], ["whoami"], ["profile"], ["profile", "show"],
+        ["profile", "rename"],
+        ["profile", "photo"], ["products"], ["product"], ["product", "show"], ["product", "sell"], ["chat"],
+        ["chat", "list"],
         ["chat", "start"], ["chat", "send"], ["chat", "open"], ["notifications"], ["outbox"], ["outbox", "list"],
         ["outbox", "flush"],
     ]

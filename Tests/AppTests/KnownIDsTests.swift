@@ -17,7 +17,9 @@ struct KnownIDsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         ids.record(["3f2a9c10-0000-4000-8000-000000000001", "9d4b7e22-0000-4000-8000-000000000002"])
         #expect(try ids.resolve("3f2a", what: "product") == "3f2a9c10-0000-4000-8000-000000000001")
-        #expect(try ids.resolve("9D4B7E", what: "product") == "9d4b7e22-0000-4000-8000-000000000002", "case does not matter")
+        #expect(
+            try ids.resolve("9D4B7E", what: "product") == "9d4b7e22-0000-4000-8000-000000000002", "case does not matter"
+        )
     }
 
     @Test("a prefix of two ids is refused with a clear message and a usage exit")
@@ -30,7 +32,9 @@ struct KnownIDsTests {
             _ = try ids.resolve("3f2a", what: "conversation")
         } catch {
             #expect(error.kind == .usage)
-            #expect(error.description.contains("the conversation id '3f2a' is ambiguous: it starts 2 ids"), "\(error.description)")
+            #expect(
+                error.description.contains("the conversation id '3f2a' is ambiguous: it starts 2 ids"),
+                "\(error.description)")
         }
         #expect(try ids.resolve("3f2a9", what: "conversation") == "3f2a9c10-0000-4000-8000-000000000001")
     }
@@ -41,7 +45,9 @@ struct KnownIDsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         ids.record(["3f2a9c10-0000-4000-8000-000000000001"])
         #expect(try ids.resolve("beef", what: "product") == "beef")
-        #expect(try ids.resolve("3f2a9c10-0000-4000-8000-000000000001", what: "product") == "3f2a9c10-0000-4000-8000-000000000001")
+        #expect(
+            try ids.resolve("3f2a9c10-0000-4000-8000-000000000001", what: "product")
+                == "3f2a9c10-0000-4000-8000-000000000001")
         #expect(throws: AppError.self) { try ids.resolve("  ", what: "product") }
     }
 

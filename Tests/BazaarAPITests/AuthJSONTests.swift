@@ -6,14 +6,16 @@ import Testing
 @Suite("Auth bodies keep their wire form")
 struct AuthJSONTests {
     @Test func tokensRoundTripWithBearerType() throws {
-        let json = #"{"accessToken":"a.b.c","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r1","tokenType":"Bearer"}"#
+        let json =
+            #"{"accessToken":"a.b.c","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r1","tokenType":"Bearer"}"#
         let (tokens, encoded) = try roundTrip(Tokens.self, json)
         #expect(tokens.tokenType == "Bearer")
         #expect(encoded == json)
     }
 
     @Test func authResponseNestsUserAndTokens() throws {
-        let json = #"{"tokens":{"accessToken":"a","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r","tokenType":"Bearer"},"user":{"bio":null,"createdAt":"2026-01-02T03:04:05.000Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}}"#
+        let json =
+            #"{"tokens":{"accessToken":"a","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r","tokenType":"Bearer"},"user":{"bio":null,"createdAt":"2026-01-02T03:04:05.000Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}}"#
         let (response, encoded) = try roundTrip(AuthResponse.self, json)
         #expect(response.user.username == "ada")
         #expect(encoded == json)

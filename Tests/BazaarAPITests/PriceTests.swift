@@ -3,14 +3,18 @@ import Testing
 
 @Suite("Prices typed by a person")
 struct PriceTests {
-    @Test("prices typed by a person become cents; anything odd is refused", arguments: [
-        ("120", 12_000), ("4.5", 450), ("4.50", 450), ("0", 0), (" 7.05 ", 705),
-    ])
+    @Test(
+        "prices typed by a person become cents; anything odd is refused",
+        arguments: [
+            ("120", 12_000), ("4.5", 450), ("4.50", 450), ("0", 0), (" 7.05 ", 705),
+        ])
     func prices(text: String, cents: Int) {
         #expect(Price.cents(from: text) == cents)
     }
 
-    @Test("malformed prices are refused", arguments: ["", "-1", "4.505", "4,50", "twelve", "1e3", "٣", "4.", "999999999999"])
+    @Test(
+        "malformed prices are refused",
+        arguments: ["", "-1", "4.505", "4,50", "twelve", "1e3", "٣", "4.", "999999999999"])
     func badPrices(text: String) {
         #expect(Price.cents(from: text) == nil)
     }

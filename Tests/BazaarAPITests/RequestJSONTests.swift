@@ -42,7 +42,8 @@ struct RequestJSONTests {
 @Suite("Live events use the {type, data} envelope")
 struct LiveEventJSONTests {
     @Test func messageCreatedCarriesTheMessage() throws {
-        let json = #"{"data":{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u1"},"type":"message.created"}"#
+        let json =
+            #"{"data":{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u1"},"type":"message.created"}"#
         let (event, encoded) = try roundTrip(LiveEvent.self, json)
         guard case .messageCreated(let message) = event else {
             Issue.record("expected message.created, got \(event)")
@@ -56,7 +57,8 @@ struct LiveEventJSONTests {
         let read = #"{"data":{"conversationId":"c1","upTo":"m1","userId":"u2"},"type":"conversation.read"}"#
         #expect(try roundTrip(LiveEvent.self, read).value.type == LiveEvent.Kind.conversationRead)
         #expect(try roundTrip(LiveEvent.self, read).encoded == read)
-        let notification = #"{"data":{"conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":"m1","read":false,"type":"message.new"},"type":"notification.created"}"#
+        let notification =
+            #"{"data":{"conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":"m1","read":false,"type":"message.new"},"type":"notification.created"}"#
         #expect(try roundTrip(LiveEvent.self, notification).encoded == notification)
     }
 

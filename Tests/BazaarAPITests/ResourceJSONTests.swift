@@ -6,7 +6,8 @@ import Testing
 @Suite("Resource bodies keep their wire form")
 struct ResourceJSONTests {
     @Test func userWithNullsDecodesAndEncodesBackIdentically() throws {
-        let json = #"{"bio":null,"createdAt":"2026-11-22T03:22:12.123Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+        let json =
+            #"{"bio":null,"createdAt":"2026-11-22T03:22:12.123Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.bio == nil)
         #expect(user.photoURL == nil)
@@ -15,14 +16,16 @@ struct ResourceJSONTests {
     }
 
     @Test func userWithPhotoKeepsItsRelativeURL() throws {
-        let json = #"{"bio":"Sells bikes","createdAt":"2026-11-22T03:22:12.000Z","displayName":"Ada","id":"u1","photoURL":"/v1/users/u1/photo?v=ab12","username":"ada"}"#
+        let json =
+            #"{"bio":"Sells bikes","createdAt":"2026-11-22T03:22:12.000Z","displayName":"Ada","id":"u1","photoURL":"/v1/users/u1/photo?v=ab12","username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.photoURL == "/v1/users/u1/photo?v=ab12")
         #expect(encoded == json)
     }
 
     @Test func datesWithoutFractionalSecondsAreAccepted() throws {
-        let json = #"{"bio":null,"createdAt":"2026-11-22T03:22:12Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+        let json =
+            #"{"bio":null,"createdAt":"2026-11-22T03:22:12Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.createdAt == Date(timeIntervalSince1970: 1_795_317_732))
         #expect(encoded.contains(#""createdAt":"2026-11-22T03:22:12.000Z""#))
@@ -38,12 +41,14 @@ struct ResourceJSONTests {
     }
 
     @Test func aDateThatIsNotISO8601FailsToDecode() {
-        let json = #"{"bio":null,"createdAt":"yesterday","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+        let json =
+            #"{"bio":null,"createdAt":"yesterday","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
         #expect(throws: DecodingError.self) { try roundTrip(User.self, json) }
     }
 
     @Test func productRoundTrips() throws {
-        let json = #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","title":"Road bike"}"#
+        let json =
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","title":"Road bike"}"#
         let (product, encoded) = try roundTrip(Product.self, json)
         #expect(product.priceCents == 12000)
         #expect(product.photoURLs == ["/v1/products/p1/photos/f1"])
@@ -52,14 +57,16 @@ struct ResourceJSONTests {
 
     @Test("a product from a server before photos decodes with none")
     func productWithoutPhotoURLsDecodesWithNone() throws {
-        let json = #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","priceCents":1,"sellerId":"u1","title":"Old"}"#
+        let json =
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","priceCents":1,"sellerId":"u1","title":"Old"}"#
         let (product, encoded) = try roundTrip(Product.self, json)
         #expect(product.photoURLs.isEmpty)
         #expect(encoded.contains(#""photoURLs":[]"#))
     }
 
     @Test func conversationWithoutProductOrMessagesWritesNulls() throws {
-        let json = #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+        let json =
+            #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.product == nil)
         #expect(conversation.lastMessage == nil)
@@ -67,7 +74,8 @@ struct ResourceJSONTests {
     }
 
     @Test func conversationWithEverythingRoundTrips() throws {
-        let json = #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","title":"Free chair"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+        let json =
+            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","title":"Free chair"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")
@@ -75,7 +83,8 @@ struct ResourceJSONTests {
     }
 
     @Test func notificationWritesNullIdsWhenAboutNothing() throws {
-        let json = #"{"conversationId":null,"createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":null,"read":false,"type":"message.new"}"#
+        let json =
+            #"{"conversationId":null,"createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":null,"read":false,"type":"message.new"}"#
         let (notification, encoded) = try roundTrip(Notification.self, json)
         #expect(notification.type == NotificationType.newMessage)
         #expect(encoded == json)
@@ -89,7 +98,8 @@ struct ResourceJSONTests {
     }
 
     @Test func lastPageWritesNullCursor() throws {
-        let json = #"{"items":[{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u1"}],"nextCursor":null}"#
+        let json =
+            #"{"items":[{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u1"}],"nextCursor":null}"#
         let (page, encoded) = try roundTrip(Page<Message>.self, json)
         #expect(page.items.count == 1)
         #expect(page.nextCursor == nil)

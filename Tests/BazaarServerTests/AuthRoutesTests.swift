@@ -14,31 +14,37 @@ struct AuthRoutesTests {
             #expect(registered.user.username == "ada")
             #expect(registered.tokens.tokenType == "Bearer")
 
-            let login = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "correct horse"))
+            let login = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "correct horse"))
             expectStatus(login, 200)
             let signedIn = try login.decode(AuthResponse.self)
             #expect(signedIn.user.id == registered.user.id)
 
             // Refresh rotates: a new refresh token, and the access token works.
-            let refreshed = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
+            let refreshed = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
             expectStatus(refreshed, 200)
             let rotated = try refreshed.decode(Tokens.self)
             #expect(rotated.refreshToken != signedIn.tokens.refreshToken)
             expectStatus(try await client.get(APIRoutes.me.template, token: rotated.accessToken), 200)
 
             // Presenting the spent token again is reuse: 401, and the whole session is revoked.
-            let reuse = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
+            let reuse = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
             expectError(reuse, 401, code: "refresh_token_reused")
-            let afterReuse = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
+            let afterReuse = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
             expectError(afterReuse, 401, code: "invalid_refresh_token")
-            expectError(try await client.get(APIRoutes.me.template, token: rotated.accessToken), 401, code: "session_revoked")
+            expectError(
+                try await client.get(APIRoutes.me.template, token: rotated.accessToken), 401, code: "session_revoked")
 
             // The registration's own session is untouched; logout ends it.
             let registrationToken = registered.tokens.accessToken
             expectStatus(try await client.get(APIRoutes.me.template, token: registrationToken), 200)
             let logout = try await client.post(APIRoutes.logout.template, token: registrationToken)
             expectStatus(logout, 204)
-            expectError(try await client.get(APIRoutes.me.template, token: registrationToken), 401, code: "session_revoked")
+            expectError(
+                try await client.get(APIRoutes.me.template, token: registrationToken), 401, code: "session_revoked")
             let refreshAfterLogout = try await client.post(
                 APIRoutes.refresh.template, RefreshRequest(refreshToken: registered.tokens.refreshToken))
             expectError(refreshAfterLogout, 401)
@@ -47,7 +53,8 @@ struct AuthRoutesTests {
 
     @Test func unknownRefreshTokenIsRejected() async throws {
         try await BazaarTestHarness.withServer { client in
-            let response = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: "not-a-token"))
+            let response = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: "not-a-token"))
             expectError(response, 401, code: "invalid_refresh_token")
         }
     }
@@ -56,7 +63,8 @@ struct AuthRoutesTests {
         try await BazaarTestHarness.withServer { client in
             _ = try await client.register("ada")
             let again = try await client.post(
-                APIRoutes.register.template, RegisterRequest(username: "ada", password: "password123", displayName: "Other"))
+                APIRoutes.register.template,
+                RegisterRequest(username: "ada", password: "password123", displayName: "Other"))
             expectError(again, 409, code: "username_taken")
         }
     }
@@ -78,8 +86,10 @@ struct AuthRoutesTests {
     @Test func unknownUserAndWrongPasswordGetTheSame401() async throws {
         try await BazaarTestHarness.withServer { client in
             _ = try await client.register("ada")
-            let wrongPassword = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
-            let unknownUser = try await client.post(APIRoutes.login.template, LoginRequest(username: "nobody", password: "wrong-password"))
+            let wrongPassword = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            let unknownUser = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "nobody", password: "wrong-password"))
             expectError(wrongPassword, 401, code: "invalid_credentials")
             expectError(unknownUser, 401, code: "invalid_credentials")
             #expect(wrongPassword.body == unknownUser.body)
@@ -93,16 +103,21 @@ struct AuthRoutesTests {
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             _ = try await client.register("ada")
             for _ in 0..<3 {
-                expectError(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password")), 401)
+                expectError(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password")), 401)
             }
             // Even the right password is refused while throttled.
-            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"))
+            let throttled = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"))
             expectError(throttled, 429, code: "too_many_attempts")
             let retryAfter = try #require(throttled.header("Retry-After").flatMap(Int.init))
             #expect((1...60).contains(retryAfter))
             // Another username from the same address is not affected by this username's count.
             _ = try await client.register("bob")
-            expectStatus(try await client.post(APIRoutes.login.template, LoginRequest(username: "bob", password: "password123")), 200)
+            expectStatus(
+                try await client.post(APIRoutes.login.template, LoginRequest(username: "bob", password: "password123")),
+                200)
         }
     }
 
@@ -112,10 +127,12 @@ struct AuthRoutesTests {
         configuration.loginThrottle = .init(maxFailuresPerUsername: 100, maxFailuresPerAddress: 4, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             for index in 0..<4 {
-                let response = try await client.post(APIRoutes.login.template, LoginRequest(username: "user\(index)", password: "wrong-password"))
+                let response = try await client.post(
+                    APIRoutes.login.template, LoginRequest(username: "user\(index)", password: "wrong-password"))
                 expectError(response, 401)
             }
-            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "someone", password: "wrong-password"))
+            let throttled = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "someone", password: "wrong-password"))
             expectError(throttled, 429, code: "too_many_attempts")
             #expect(throttled.header("Retry-After") != nil)
         }
@@ -129,11 +146,16 @@ struct AuthRoutesTests {
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             _ = try await client.register("ada")
             for _ in 0..<2 {
-                _ = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+                _ = try await client.post(
+                    APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
             }
-            expectError(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")), 429)
+            expectError(
+                try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")),
+                429)
             clock.advance(by: .seconds(61))
-            expectStatus(try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")), 200)
+            expectStatus(
+                try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")),
+                200)
         }
     }
 }
@@ -152,11 +174,16 @@ struct AccessTokenTests {
         try await BazaarTestHarness.withServer { client in
             let token = try await client.register("ada").tokens.accessToken
             for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
-                expectStatus(try await client.get(APIRoutes.me.template, headers: [("Authorization", "\(scheme) \(token)")]), 200)
+                expectStatus(
+                    try await client.get(APIRoutes.me.template, headers: [("Authorization", "\(scheme) \(token)")]), 200
+                )
             }
-            expectStatus(try await client.get(APIRoutes.me.template, headers: [("Authorization", "Bearer   \(token)  ")]), 200)
+            expectStatus(
+                try await client.get(APIRoutes.me.template, headers: [("Authorization", "Bearer   \(token)  ")]), 200)
             for value in ["Basic \(token)", "Bearers \(token)", "Bearer", "Bearer   ", token, "Bearer\t\(token)"] {
-                expectError(try await client.get(APIRoutes.me.template, headers: [("Authorization", value)]), 401, code: "unauthenticated")
+                expectError(
+                    try await client.get(APIRoutes.me.template, headers: [("Authorization", value)]), 401,
+                    code: "unauthenticated")
             }
         }
     }
@@ -179,8 +206,10 @@ struct AccessTokenTests {
             // Not a JWT at all.
             expectError(try await client.get(APIRoutes.me.template, token: "garbage"), 401, code: "invalid_token")
             // An unsigned ("alg": "none") token claiming to be Ada.
-            let none = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            expectError(try await client.get(APIRoutes.me.template, token: "\(none).\(parts[1])."), 401, code: "invalid_token")
+            let none = Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(
+                of: "=", with: "")
+            expectError(
+                try await client.get(APIRoutes.me.template, token: "\(none).\(parts[1])."), 401, code: "invalid_token")
         }
     }
 
@@ -190,8 +219,10 @@ struct AccessTokenTests {
             let ada = try await client.register("ada")
             expectStatus(try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 200)
             clock.advance(by: .seconds(15 * 60 + 1))
-            expectError(try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 401, code: "token_expired")
-            let refreshed = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+            expectError(
+                try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 401, code: "token_expired")
+            let refreshed = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
             expectStatus(refreshed, 200)
             let tokens = try refreshed.decode(Tokens.self)
             #expect(tokens.expiresAt > clock.now())
@@ -204,7 +235,8 @@ struct AccessTokenTests {
         try await BazaarTestHarness.withServer(clock: clock) { client in
             let ada = try await client.register("ada")
             clock.advance(by: .seconds(30 * 24 * 3600 + 1))
-            let response = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+            let response = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
             expectError(response, 401, code: "invalid_refresh_token")
         }
     }

@@ -25,9 +25,11 @@ private func hasWholeHealthAnswer(_ bytes: Data) -> Bool {
 struct ConnectionPolicyTests {
     @Test("a request head that does not arrive within the header timeout is answered 408 and closed")
     func incompleteHeadIsAnswered408() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(300), idleTimeout: .seconds(10))) { _, port in
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(300), idleTimeout: .seconds(10))) {
+            _, port in
             let started = ContinuousClock.now
-            let exchange = try await RawHTTP.exchange(Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), port: port)
+            let exchange = try await RawHTTP.exchange(
+                Data("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), port: port)
             let took = ContinuousClock.now - started
             #expect(exchange.text.hasPrefix("HTTP/1.1 408 Request Timeout"), "\(exchange.text)")
             #expect(exchange.text.contains(#"{"error":{"code":"request_timeout""#))
@@ -39,11 +41,14 @@ struct ConnectionPolicyTests {
 
     @Test("a slow-loris client dripping header bytes is cut at the header timeout, not kept alive by each byte")
     func drippingHeadIsCut() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(400), idleTimeout: .seconds(10))) { _, port in
+        try await withServer(ConnectionPolicy(headerTimeout: .milliseconds(400), idleTimeout: .seconds(10))) {
+            _, port in
             let (cut, took) = try await offPool { () -> (Bool, Duration) in
                 let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 1)
                 let started = ContinuousClock.now
-                let drip = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 400)
+                let drip =
+                    Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+                    + Array(repeating: UInt8(ascii: "a"), count: 400)
                 for byte in drip {
                     if connection.isClosedByServer() { return (true, ContinuousClock.now - started) }
                     do { try connection.send(Data([byte])) } catch { return (true, ContinuousClock.now - started) }
@@ -59,13 +64,16 @@ struct ConnectionPolicyTests {
 
     @Test("a body dripped below the minimum rate is answered 408 once the body timeout's credit runs out")
     func drippingBodyIsCut() async throws {
-        let policy = ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .milliseconds(500), bodyMinimumRate: 1000)
+        let policy = ConnectionPolicy(
+            headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .milliseconds(500),
+            bodyMinimumRate: 1000)
         try await withServer(policy) { _, port in
             let (answer, took) = try await offPool { () -> (RawHTTP.Exchange, Duration) in
                 let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 12)
-                try connection.send(Data(
-                    ("POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: 5000\r\n\r\n").utf8))
+                try connection.send(
+                    Data(
+                        ("POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 5000\r\n\r\n").utf8))
                 let started = ContinuousClock.now
                 // Ten bytes every 50 ms: 200 bytes a second, a fifth of the rate that earns credit.
                 for _ in 0..<200 {
@@ -86,12 +94,16 @@ struct ConnectionPolicyTests {
 
     @Test("a body slower than the body timeout but above the minimum rate is read whole")
     func steadyBodyIsRead() async throws {
-        let policy = ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .seconds(1), bodyMinimumRate: 1000)
+        let policy = ConnectionPolicy(
+            headerTimeout: .seconds(10), idleTimeout: .seconds(10), bodyTimeout: .seconds(1), bodyMinimumRate: 1000)
         try await withServer(policy) { _, port in
             let answer = try await offPool { () -> RawHTTP.Exchange in
                 let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 5)
-                let body = Data(#"{"username":"nobody","password":"wrong password"}"#.utf8) + Data(repeating: UInt8(ascii: " "), count: 5950)
-                let head = "POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                let body =
+                    Data(#"{"username":"nobody","password":"wrong password"}"#.utf8)
+                    + Data(repeating: UInt8(ascii: " "), count: 5950)
+                let head =
+                    "POST \(APIRoutes.login.template) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
                 // 6 000 bytes over about 2.4 s, the first part with the head: 2 500 bytes a second,
                 // above the 1 000 that earn credit. Each part adds a quarter second of credit, so a
@@ -128,7 +140,8 @@ struct ConnectionPolicyTests {
 
     @Test("a connection that never sends a byte is closed after the idle timeout")
     func silentConnectionIsClosed() async throws {
-        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .milliseconds(300))) { _, port in
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(10), idleTimeout: .milliseconds(300))) {
+            _, port in
             let exchange = try await RawHTTP.exchange(Data(), port: port, timeoutSeconds: 3)
             #expect(exchange.closedByServer && exchange.response.isEmpty)
         }
@@ -154,7 +167,9 @@ struct ConnectionPolicyTests {
         }
     }
 
-    @Test("past the cap an address is answered 429 with Retry-After; other addresses are not; a closed connection frees its slot")
+    @Test(
+        "past the cap an address is answered 429 with Retry-After; other addresses are not; a closed connection frees its slot"
+    )
     func connectionsPerAddressAreCapped() async throws {
         try await withServer(ConnectionPolicy(maxConnectionsPerAddress: 2)) { _, port in
             let outcome = try await offPool { () -> (refused: String, other: String, afterRelease: String) in
@@ -204,9 +219,11 @@ struct ConnectionPolicyTests {
             let ada = try await client.register("ada")
             let bob = try await client.register("bob")
             let conversation = try await client.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
-            let socket = try await EventSocket.connect(baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
+            let socket = try await EventSocket.connect(
+                baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
             try await Task.sleep(for: .milliseconds(3500))
-            let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken).decode(Message.self)
+            let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken)
+                .decode(Message.self)
             #expect(await socket.next(timeout: .seconds(5)) == .messageCreated(sent))
             await socket.close()
         }

@@ -9,7 +9,9 @@ import Testing
 /// database or on the other replica's live socket.
 @Suite(
     "Replicas through a PostgreSQL restart",
-    .enabled(if: ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_CLUSTER"] != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+    .enabled(
+        if: ProcessInfo.processInfo.environment["BAZAAR_TEST_POSTGRES_CLUSTER"] != nil,
+        Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct DatabaseFaultTests {
     /// What the sending client saw.
     struct SendReport: Sendable {
@@ -25,8 +27,10 @@ struct DatabaseFaultTests {
             try await ReplicaPair.run(on: cluster.url) { replicas in
                 let ada = try await replicas.clientA.register("ada")
                 let bob = try await replicas.clientB.register("bob")
-                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
-                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+                let conversation = try await replicas.clientA.startConversation(
+                    with: ada.user.id, token: bob.tokens.accessToken)
+                let adaOnB = try await EventSocket.connect(
+                    baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
 
                 // Bob sends without pause through replica A; a refused send is tried again with the same key.
                 let stopSending = Counter()
@@ -86,7 +90,9 @@ struct DatabaseFaultTests {
                 let report = await sender.value
 
                 // Refusals were quick 503s, never hangs or 500s; some sends were refused, many acknowledged.
-                #expect(Set(report.statuses.keys).isSubset(of: [201, 503]), "statuses: \(report.statuses)\n\(replicas.logs())")
+                #expect(
+                    Set(report.statuses.keys).isSubset(of: [201, 503]),
+                    "statuses: \(report.statuses)\n\(replicas.logs())")
                 #expect(report.statuses[503, default: 0] > 0, "the outage refused nothing: \(report.statuses)")
                 #expect(report.slowestRefusal < .seconds(3), "slowest 503: \(report.slowestRefusal)")
                 #expect(report.transportErrors == 0)
@@ -96,8 +102,10 @@ struct DatabaseFaultTests {
                 var history: [Message] = []
                 var before: String?
                 repeat {
-                    let path = APIRoutes.messages.path(conversation.id) + "?limit=100" + (before.map { "&before=\($0)" } ?? "")
-                    let page = try await replicas.clientB.get(path, token: ada.tokens.accessToken).decode(Page<Message>.self)
+                    let path =
+                        APIRoutes.messages.path(conversation.id) + "?limit=100" + (before.map { "&before=\($0)" } ?? "")
+                    let page = try await replicas.clientB.get(path, token: ada.tokens.accessToken).decode(
+                        Page<Message>.self)
                     history += page.items
                     before = page.nextCursor
                 } while before != nil
@@ -107,8 +115,10 @@ struct DatabaseFaultTests {
                 // Live delivery works again on the replica that did not take the send, and nothing was
                 // lost in the gap: every message answered 201, also those sent right up to the stop,
                 // reached Ada's socket on B (its event commits with it, and B's listener catches up).
-                let after = try await replicas.clientA.sendMessage("after the restart", in: conversation.id, token: bob.tokens.accessToken)
-                    .decode(Message.self)
+                let after = try await replicas.clientA.sendMessage(
+                    "after the restart", in: conversation.id, token: bob.tokens.accessToken
+                )
+                .decode(Message.self)
                 var heard: Set<String> = []
                 let expected = Set(report.acknowledged.values.map(\.id)).union([after.id])
                 while !expected.isSubset(of: heard), let event = await adaOnB.next(timeout: .seconds(10)) {

@@ -13,20 +13,24 @@ struct EmbeddingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = BazaarTestHarness.configuration(directory: directory)
         configuration.seedDemo = true
-        let server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
+        let server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
         #expect(server.port > 0)
         #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
         let client = BazaarTestClient(baseURL: server.baseURL)
         // Demo data is there: its users sign in with the demo password.
-        let login = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "bazaar-demo"))
+        let login = try await client.post(
+            APIRoutes.login.template, LoginRequest(username: "ada", password: "bazaar-demo"))
         expectStatus(login, 200)
         let tokens = try login.decode(AuthResponse.self).tokens
         let products = try await client.get(APIRoutes.products.template).decode(Page<Product>.self)
         #expect(products.items.count == 5)
-        let conversations = try await client.get(APIRoutes.conversations.template, token: tokens.accessToken).decode(Page<Conversation>.self)
+        let conversations = try await client.get(APIRoutes.conversations.template, token: tokens.accessToken).decode(
+            Page<Conversation>.self)
         #expect(conversations.items.first?.otherUser.username == "bob")
         // The refresh count can be read in-process as well as from /metrics.
-        expectStatus(try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)), 200)
+        expectStatus(
+            try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)), 200)
         #expect(server.metrics.render().contains(#"bazaar_auth_refresh_total{outcome="rotated"} 1"#))
         _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: "unknown"))
         #expect(server.metrics.refreshCount() == 2)
@@ -45,13 +49,15 @@ struct EmbeddingTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await BazaarServer.start(
-            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "first"))
+            configuration: BazaarTestHarness.configuration(directory: directory),
+            logger: TestServer.quietLogger(label: "first"))
         let other = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: other) }
         var configuration = BazaarTestHarness.configuration(directory: other)
         configuration.port = first.port
         do {
-            let second = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "second"))
+            let second = try await BazaarServer.start(
+                configuration: configuration, logger: TestServer.quietLogger(label: "second"))
             await second.stop()
             Issue.record("a second server started on port \(first.port)")
         } catch let error as RunningBazaarServer.StartError {
@@ -65,7 +71,8 @@ struct EmbeddingTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await BazaarServer.start(
-            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "idle"))
+            configuration: BazaarTestHarness.configuration(directory: directory),
+            logger: TestServer.quietLogger(label: "idle"))
         // A client's spare pooled connection: open, accepted, silent, until the server closes it.
         let (opened, open) = AsyncStream.makeStream(of: Void.self)
         async let idle = offPool { () throws -> RawHTTP.Exchange in
@@ -83,7 +90,9 @@ struct EmbeddingTests {
         _ = try await idle
     }
 
-    @Test("an event socket whose client never answers the close is ended at stop, and the stop does not wait for it", .timeLimit(.minutes(1)))
+    @Test(
+        "an event socket whose client never answers the close is ended at stop, and the stop does not wait for it",
+        .timeLimit(.minutes(1)))
     func stopEndsAnUnansweringEventSocket() async throws {
         // Before the fix the stop waited for good: swift-websocket sent its close frame, but the
         // socket's writer waited on events that never came, so the close was never completed.
@@ -91,7 +100,10 @@ struct EmbeddingTests {
             let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
             try connection.send(BazaarTestHarness.eventSocketHandshake(token: token))
             // Read up to the `ready` event, then read nothing: the server's close frame goes unanswered.
-            return (connection, connection.receive(until: { String(decoding: $0, as: UTF8.self).contains(#""ready""#) }).text)
+            return (
+                connection,
+                connection.receive(until: { String(decoding: $0, as: UTF8.self).contains(#""ready""#) }).text
+            )
         }
         #expect(upgraded.hasPrefix("HTTP/1.1 101"), "\(upgraded)")
         #expect(took < .seconds(5), "the stop took \(took)")
@@ -119,7 +131,8 @@ struct EmbeddingTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await BazaarServer.start(
-            configuration: BazaarTestHarness.configuration(directory: directory), logger: TestServer.quietLogger(label: "stop"))
+            configuration: BazaarTestHarness.configuration(directory: directory),
+            logger: TestServer.quietLogger(label: "stop"))
         let token = try await BazaarTestClient(baseURL: server.baseURL).register("ada").tokens.accessToken
         let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
         let stopped = Counter()
@@ -146,8 +159,10 @@ struct EmbeddingTests {
         var configuration = BazaarTestHarness.configuration(directory: directory)
         configuration.seedDemo = true
         for _ in 0..<2 {
-            let server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
-            let products = try await BazaarTestClient(baseURL: server.baseURL).get(APIRoutes.products.template).decode(Page<Product>.self)
+            let server = try await BazaarServer.start(
+                configuration: configuration, logger: TestServer.quietLogger(label: "embedded"))
+            let products = try await BazaarTestClient(baseURL: server.baseURL).get(APIRoutes.products.template).decode(
+                Page<Product>.self)
             #expect(products.items.count == 5)
             await server.stop()
         }

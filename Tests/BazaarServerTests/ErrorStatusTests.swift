@@ -10,14 +10,18 @@ import Testing
 struct ErrorStatusTests {
     @Test func malformedJSONIs400() async throws {
         try await BazaarTestHarness.withServer { client in
-            let broken = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("{\"username\":".utf8), contentType: "application/json")
+            let broken = try await client.send(
+                .POST, APIRoutes.login.template, rawBody: Data("{\"username\":".utf8), contentType: "application/json")
             expectError(broken, 400, code: "malformed_body")
-            let wrongShape = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("[1,2]".utf8), contentType: "application/json")
+            let wrongShape = try await client.send(
+                .POST, APIRoutes.login.template, rawBody: Data("[1,2]".utf8), contentType: "application/json")
             expectError(wrongShape, 400, code: "malformed_body")
             let wrongType = try await client.send(
-                .POST, APIRoutes.login.template, rawBody: Data(#"{"username":1,"password":"x"}"#.utf8), contentType: "application/json")
+                .POST, APIRoutes.login.template, rawBody: Data(#"{"username":1,"password":"x"}"#.utf8),
+                contentType: "application/json")
             expectError(wrongType, 400, code: "malformed_body")
-            let empty = try await client.send(.POST, APIRoutes.login.template, rawBody: Data(), contentType: "application/json")
+            let empty = try await client.send(
+                .POST, APIRoutes.login.template, rawBody: Data(), contentType: "application/json")
             expectError(empty, 400)
         }
     }
@@ -41,20 +45,26 @@ struct ErrorStatusTests {
     @Test func aTakenUsernameIs409() async throws {
         try await BazaarTestHarness.withServer { client in
             _ = try await client.register("ada")
-            expectError(try await client.post(APIRoutes.register.template, RegisterRequest(username: "ada", password: "password123", displayName: "A")), 409)
+            expectError(
+                try await client.post(
+                    APIRoutes.register.template,
+                    RegisterRequest(username: "ada", password: "password123", displayName: "A")), 409)
         }
     }
 
     @Test func aJSONBodyOver64KiBIs413() async throws {
         try await BazaarTestHarness.withServer { client in
-            let huge = RegisterRequest(username: "ada", password: String(repeating: "p", count: 70_000), displayName: "A")
+            let huge = RegisterRequest(
+                username: "ada", password: String(repeating: "p", count: 70_000), displayName: "A")
             expectError(try await client.post(APIRoutes.register.template, huge), 413, code: "body_too_large")
         }
     }
 
     @Test func aBodyThatIsNotJSONIs415() async throws {
         try await BazaarTestHarness.withServer { client in
-            let form = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("username=ada".utf8), contentType: "application/x-www-form-urlencoded")
+            let form = try await client.send(
+                .POST, APIRoutes.login.template, rawBody: Data("username=ada".utf8),
+                contentType: "application/x-www-form-urlencoded")
             expectError(form, 415, code: "unsupported_media_type")
             let none = try await client.send(.POST, APIRoutes.login.template, rawBody: Data("{}".utf8))
             expectError(none, 415)
@@ -68,7 +78,11 @@ struct ErrorStatusTests {
 
     @Test func aFieldBreakingItsRuleIs422() async throws {
         try await BazaarTestHarness.withServer { client in
-            expectError(try await client.post(APIRoutes.register.template, RegisterRequest(username: "a", password: "password123", displayName: "A")), 422, code: "invalid_field")
+            expectError(
+                try await client.post(
+                    APIRoutes.register.template,
+                    RegisterRequest(username: "a", password: "password123", displayName: "A")), 422,
+                code: "invalid_field")
         }
     }
 
@@ -77,8 +91,10 @@ struct ErrorStatusTests {
         var configuration = BazaarTestHarness.configuration(directory: directory)
         configuration.loginThrottle = .init(maxFailuresPerUsername: 1, maxFailuresPerAddress: 100, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
-            _ = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
-            let throttled = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            _ = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
+            let throttled = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))
             expectError(throttled, 429, code: "too_many_attempts")
         }
     }
@@ -124,10 +140,13 @@ struct ErrorStatusTests {
             // One write: the parser meets the garbage before the router has answered the requests before it.
             // The answers need the router's task; the generous wait is for a busy machine (a pass ends at the close).
             let valid = String(repeating: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", count: count)
-            let exchange = try await RawHTTP.exchange(Data((valid + "\u{0}\u{1}GARBAGE\r\n\r\n").utf8), port: port, timeoutSeconds: 15)
+            let exchange = try await RawHTTP.exchange(
+                Data((valid + "\u{0}\u{1}GARBAGE\r\n\r\n").utf8), port: port, timeoutSeconds: 15)
             let statuses = exchange.text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
             #expect(statuses == Array(repeating: "200", count: count) + ["400"], "\(exchange.text)")
-            #expect(exchange.text.hasSuffix(#"{"error":{"code":"malformed_request","message":"The request is not valid HTTP/1.1."}}"#))
+            #expect(
+                exchange.text.hasSuffix(
+                    #"{"error":{"code":"malformed_request","message":"The request is not valid HTTP/1.1."}}"#))
             #expect(exchange.closedByServer)
         }
     }
@@ -149,11 +168,13 @@ struct ErrorStatusTests {
             let ada = try await client.register("ada")
             let token = ada.tokens.accessToken
             let bodies = [
-                "null", "\"string\"", "0", "{\"body\":null}", "{\"body\":\"\\u0000\"}", "{\"ids\":[1]}", "{\"all\":\"yes\"}",
+                "null", "\"string\"", "0", "{\"body\":null}", "{\"body\":\"\\u0000\"}", "{\"ids\":[1]}",
+                "{\"all\":\"yes\"}",
                 String(repeating: "[", count: 10_000), "{\"priceCents\":1e400}", "\u{FEFF}{}", "{\"upTo\":{}}",
             ]
             let paths = [
-                APIRoutes.register.template, APIRoutes.login.template, APIRoutes.refresh.template, APIRoutes.createProduct.template,
+                APIRoutes.register.template, APIRoutes.login.template, APIRoutes.refresh.template,
+                APIRoutes.createProduct.template,
                 APIRoutes.startConversation.template, APIRoutes.sendMessage.path("x"), APIRoutes.markRead.path("x"),
                 APIRoutes.markNotificationsRead.template,
             ]

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import BazaarServer
 
 /// The close frame's code in the bytes a server sent after its `101`, if a close frame is among them.
@@ -26,7 +27,10 @@ private func closeCodeAfterSending(_ frame: [UInt8], port: Int, token: String) a
         try connection.send(BazaarTestHarness.eventSocketHandshake(token: token))
         try connection.send(Data(frame))
         let received = [UInt8](connection.receiveAll().response)
-        guard let end = received.indices.first(where: { Array(received[$0..<min($0 + 4, received.count)]) == Array("\r\n\r\n".utf8) })
+        guard
+            let end = received.indices.first(where: {
+                Array(received[$0..<min($0 + 4, received.count)]) == Array("\r\n\r\n".utf8)
+            })
         else { return nil }
         return closeCode(in: Array(received[(end + 4)...]))
     }
@@ -44,10 +48,14 @@ struct EventSocketHygieneTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let port = try #require(client.baseURL.port)
-            #expect(try await closeCodeAfterSending(textFrame(Array("hi".utf8), masked: false), port: port, token: ada.tokens.accessToken) == 1002)
+            #expect(
+                try await closeCodeAfterSending(
+                    textFrame(Array("hi".utf8), masked: false), port: port, token: ada.tokens.accessToken) == 1002)
             // A masked close frame (code 1000) is answered with the server's own close, 1000.
             let close: [UInt8] = [0x88, 0x82, 0, 0, 0, 0, 0x03, 0xE8]
-            #expect(try await closeCodeAfterSending(textFrame(Array("hi".utf8)) + close, port: port, token: ada.tokens.accessToken) == 1000)
+            #expect(
+                try await closeCodeAfterSending(
+                    textFrame(Array("hi".utf8)) + close, port: port, token: ada.tokens.accessToken) == 1000)
         }
     }
 
@@ -56,7 +64,9 @@ struct EventSocketHygieneTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let port = try #require(client.baseURL.port)
-            #expect(try await closeCodeAfterSending(textFrame([0xC3, 0x28, 0xFF]), port: port, token: ada.tokens.accessToken) == 1007)
+            #expect(
+                try await closeCodeAfterSending(
+                    textFrame([0xC3, 0x28, 0xFF]), port: port, token: ada.tokens.accessToken) == 1007)
         }
     }
 }

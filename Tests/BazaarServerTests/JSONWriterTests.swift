@@ -2,6 +2,7 @@ import BazaarAPI
 import Foundation
 import NIOCore
 import Testing
+
 @testable import BazaarServer
 
 /// `JSONWriter` writes exactly the bytes `BazaarJSON.makeEncoder()` writes for the same value.
@@ -12,22 +13,27 @@ struct JSONWriterTests {
     /// an emoji with a skin tone, U+2028/U+2029 and a byte-order mark.
     static let awkward: [Character] =
         (0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }
-        + ["\"", "\\", "/", "\u{7F}", "é", "ß", "中", "👍🏽", "\u{2028}", "\u{2029}", "\u{FEFF}", "\r\n", " ", "a", "Z", "0"]
+        + [
+            "\"", "\\", "/", "\u{7F}", "é", "ß", "中", "👍🏽", "\u{2028}", "\u{2029}", "\u{FEFF}", "\r\n", " ", "a", "Z",
+            "0",
+        ]
 
     static func randomText(using generator: inout some RandomNumberGenerator) -> String {
         let length = Int.random(in: 0...40, using: &generator)
-        return String((0..<length).map { _ in
-            Bool.random(using: &generator)
-                ? awkward.randomElement(using: &generator) ?? "a"
-                : Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
-        })
+        return String(
+            (0..<length).map { _ in
+                Bool.random(using: &generator)
+                    ? awkward.randomElement(using: &generator) ?? "a"
+                    : Character(Unicode.Scalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
+            })
     }
 
     static func randomMessage(using generator: inout some RandomNumberGenerator) -> Message {
         Message(
             id: randomText(using: &generator), conversationId: UUID().uuidString.lowercased(),
             senderId: randomText(using: &generator), body: randomText(using: &generator),
-            createdAt: Date(timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator)))
+            createdAt: Date(
+                timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator)))
     }
 
     static func written(_ value: some JSONWritable) -> String {

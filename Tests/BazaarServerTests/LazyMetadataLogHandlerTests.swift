@@ -20,7 +20,9 @@ struct LazyMetadataLogHandlerTests {
     func writesWhatTheStreamHandlerWrites() {
         let lazyLines = Lines()
         let streamLines = Lines()
-        var lazy = Logger(label: "bazaar-test") { LazyMetadataLogHandler(stream: StreamLogHandler(label: $0, stream: lazyLines)) }
+        var lazy = Logger(label: "bazaar-test") {
+            LazyMetadataLogHandler(stream: StreamLogHandler(label: $0, stream: lazyLines))
+        }
         var stream = Logger(label: "bazaar-test") { StreamLogHandler(label: $0, stream: streamLines) }
         lazy.logLevel = .debug
         stream.logLevel = .debug
@@ -33,7 +35,9 @@ struct LazyMetadataLogHandlerTests {
             logger.debug("with its own", metadata: ["user.id": "u2", "route": "/v1/products"])
             logger.trace("below the level")
         }
-        var bare = Logger(label: "bazaar-test") { LazyMetadataLogHandler(stream: StreamLogHandler(label: $0, stream: lazyLines)) }
+        var bare = Logger(label: "bazaar-test") {
+            LazyMetadataLogHandler(stream: StreamLogHandler(label: $0, stream: lazyLines))
+        }
         bare.logLevel = .info
         bare.warning("no metadata at all")
         var bareStream = Logger(label: "bazaar-test") { StreamLogHandler(label: $0, stream: streamLines) }
@@ -41,6 +45,8 @@ struct LazyMetadataLogHandlerTests {
         bareStream.warning("no metadata at all")
         #expect(lazyLines.withoutTimestamps.count == 3)
         #expect(lazyLines.withoutTimestamps == streamLines.withoutTimestamps)
-        #expect(lazyLines.withoutTimestamps.first == " info bazaar-test: hb.request.id=r1 user.id=u1 [BazaarServerTests] plain")
+        #expect(
+            lazyLines.withoutTimestamps.first
+                == " info bazaar-test: hb.request.id=r1 user.id=u1 [BazaarServerTests] plain")
     }
 }

@@ -11,13 +11,17 @@ struct ProductPhotoRoutesTests {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 2, count: 300))
     static let webp = Data(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + [UInt8](repeating: 3, count: 300))
 
-    static func add(_ client: BazaarTestClient, _ product: Product, _ image: Data, type: String, token: String) async throws -> TestResponse {
-        try await client.send(.POST, APIRoutes.addProductPhoto.path(product.id), rawBody: image, contentType: type, token: token)
+    static func add(_ client: BazaarTestClient, _ product: Product, _ image: Data, type: String, token: String)
+        async throws -> TestResponse
+    {
+        try await client.send(
+            .POST, APIRoutes.addProductPhoto.path(product.id), rawBody: image, contentType: type, token: token)
     }
 
     static func photoId(_ url: String) -> String { String(url.split(separator: "/").last ?? "") }
 
-    @Test("a seller adds, reads back, reorders and removes photos; lists and the product show them, cover first",
+    @Test(
+        "a seller adds, reads back, reorders and removes photos; lists and the product show them, cover first",
         arguments: StorageKind.available)
     func addReorderRemove(storage: StorageKind) async throws {
         try await BazaarTestHarness.withServer(on: storage) { client in
@@ -33,7 +37,9 @@ struct ProductPhotoRoutesTests {
             }
             #expect(latest.photoURLs.count == 3)
             #expect(latest.photoURLs.allSatisfy { $0.hasPrefix("/v1/products/\(product.id)/photos/") })
-            for (url, (image, type)) in zip(latest.photoURLs, [(Self.jpeg, "image/jpeg"), (Self.png, "image/png"), (Self.webp, "image/webp")]) {
+            for (url, (image, type)) in zip(
+                latest.photoURLs, [(Self.jpeg, "image/jpeg"), (Self.png, "image/png"), (Self.webp, "image/webp")])
+            {
                 let served = try await client.get(url)
                 expectStatus(served, 200)
                 #expect(served.body == image)
@@ -44,11 +50,13 @@ struct ProductPhotoRoutesTests {
             }
             let ids = latest.photoURLs.map(Self.photoId)
             let reordered = try await client.send(
-                .PUT, APIRoutes.reorderProductPhotos.path(product.id), json: ReorderPhotosRequest(photoIds: [ids[2], ids[0], ids[1]]),
+                .PUT, APIRoutes.reorderProductPhotos.path(product.id),
+                json: ReorderPhotosRequest(photoIds: [ids[2], ids[0], ids[1]]),
                 token: token)
             expectStatus(reordered, 200)
             #expect(try reordered.decode(Product.self).photoURLs.map(Self.photoId) == [ids[2], ids[0], ids[1]])
-            let removed = try await client.send(.DELETE, APIRoutes.removeProductPhoto.path(product.id, ids[0]), token: token)
+            let removed = try await client.send(
+                .DELETE, APIRoutes.removeProductPhoto.path(product.id, ids[0]), token: token)
             expectStatus(removed, 200)
             let after = try removed.decode(Product.self)
             #expect(after.photoURLs.map(Self.photoId) == [ids[2], ids[1]])
@@ -60,7 +68,8 @@ struct ProductPhotoRoutesTests {
         }
     }
 
-    @Test("the ninth photo, a wrong order, fake content and a wrong type are refused; nothing is lost",
+    @Test(
+        "the ninth photo, a wrong order, fake content and a wrong type are refused; nothing is lost",
         arguments: StorageKind.available)
     func limitsAndContent(storage: StorageKind) async throws {
         try await BazaarTestHarness.withServer(on: storage) { client in
@@ -68,48 +77,74 @@ struct ProductPhotoRoutesTests {
             let token = seller.tokens.accessToken
             let product = try await client.createProduct("Lamp", token: token)
             var latest = product
-            for _ in 0..<8 { latest = try await Self.add(client, product, Self.png, type: "image/png", token: token).decode(Product.self) }
-            expectError(try await Self.add(client, product, Self.png, type: "image/png", token: token), 422, code: "invalid_field")
+            for _ in 0..<8 {
+                latest = try await Self.add(client, product, Self.png, type: "image/png", token: token).decode(
+                    Product.self)
+            }
+            expectError(
+                try await Self.add(client, product, Self.png, type: "image/png", token: token), 422,
+                code: "invalid_field")
             let ids = latest.photoURLs.map(Self.photoId)
-            for bad in [Array(ids.dropLast()), ids + [ids[0]], Array(ids.dropLast()) + ["not-one"], Array(ids.dropLast()) + [ids[0]]] {
+            for bad in [
+                Array(ids.dropLast()), ids + [ids[0]], Array(ids.dropLast()) + ["not-one"],
+                Array(ids.dropLast()) + [ids[0]],
+            ] {
                 expectError(
                     try await client.send(
-                        .PUT, APIRoutes.reorderProductPhotos.path(product.id), json: ReorderPhotosRequest(photoIds: bad), token: token),
+                        .PUT, APIRoutes.reorderProductPhotos.path(product.id),
+                        json: ReorderPhotosRequest(photoIds: bad), token: token),
                     422, code: "invalid_field")
             }
             let other = try await client.createProduct("Chair", token: token)
-            expectError(try await Self.add(client, other, Data("GIF89a-not-allowed".utf8), type: "image/png", token: token), 415)
+            expectError(
+                try await Self.add(client, other, Data("GIF89a-not-allowed".utf8), type: "image/png", token: token), 415
+            )
             expectError(try await Self.add(client, other, Self.jpeg, type: "image/gif", token: token), 415)
             let tooBig = Data([0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 5 * 1024 * 1024))
             expectError(try await Self.add(client, other, tooBig, type: "image/jpeg", token: token), 413)
-            #expect(try await client.get(APIRoutes.product.path(product.id)).decode(Product.self).photoURLs == latest.photoURLs)
+            #expect(
+                try await client.get(APIRoutes.product.path(product.id)).decode(Product.self).photoURLs
+                    == latest.photoURLs)
             #expect(try await client.get(APIRoutes.product.path(other.id)).decode(Product.self).photoURLs.isEmpty)
         }
     }
 
-    @Test("for anyone but the seller the photos cannot be changed: 404; without a token 401", arguments: StorageKind.available)
+    @Test(
+        "for anyone but the seller the photos cannot be changed: 404; without a token 401",
+        arguments: StorageKind.available)
     func onlyTheSeller(storage: StorageKind) async throws {
         try await BazaarTestHarness.withServer(on: storage) { client in
             let seller = try await client.register("sam")
             let stranger = try await client.register("eve")
             let product = try await client.createProduct("Bike", token: seller.tokens.accessToken)
-            let added = try await Self.add(client, product, Self.jpeg, type: "image/jpeg", token: seller.tokens.accessToken)
-                .decode(Product.self)
+            let added = try await Self.add(
+                client, product, Self.jpeg, type: "image/jpeg", token: seller.tokens.accessToken
+            )
+            .decode(Product.self)
             let id = Self.photoId(added.photoURLs[0])
             let token = stranger.tokens.accessToken
             expectError(try await Self.add(client, product, Self.jpeg, type: "image/jpeg", token: token), 404)
-            expectError(try await client.send(.DELETE, APIRoutes.removeProductPhoto.path(product.id, id), token: token), 404)
             expectError(
-                try await client.send(.PUT, APIRoutes.reorderProductPhotos.path(product.id), json: ReorderPhotosRequest(photoIds: [id]), token: token),
+                try await client.send(.DELETE, APIRoutes.removeProductPhoto.path(product.id, id), token: token), 404)
+            expectError(
+                try await client.send(
+                    .PUT, APIRoutes.reorderProductPhotos.path(product.id), json: ReorderPhotosRequest(photoIds: [id]),
+                    token: token),
                 404)
             expectError(try await client.send(.DELETE, APIRoutes.removeProductPhoto.path(product.id, id)), 401)
-            expectError(try await Self.add(client, Product(
-                id: UUID().uuidString.lowercased(), sellerId: "", title: "", description: "", priceCents: 0, currency: "EUR",
-                createdAt: Date()), Self.jpeg, type: "image/jpeg", token: seller.tokens.accessToken), 404)
+            expectError(
+                try await Self.add(
+                    client,
+                    Product(
+                        id: UUID().uuidString.lowercased(), sellerId: "", title: "", description: "", priceCents: 0,
+                        currency: "EUR",
+                        createdAt: Date()), Self.jpeg, type: "image/jpeg", token: seller.tokens.accessToken), 404)
             // Another product's id with this photo: not found either.
             let other = try await client.createProduct("Lamp", token: seller.tokens.accessToken)
             expectError(try await client.get(APIRoutes.productPhoto.path(other.id, id)), 404)
-            #expect(try await client.get(APIRoutes.product.path(product.id)).decode(Product.self).photoURLs == added.photoURLs)
+            #expect(
+                try await client.get(APIRoutes.product.path(product.id)).decode(Product.self).photoURLs
+                    == added.photoURLs)
         }
     }
 }

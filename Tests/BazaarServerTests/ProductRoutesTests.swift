@@ -11,7 +11,8 @@ struct ProductRoutesTests {
             let ada = try await client.register("ada")
             let response = try await client.post(
                 APIRoutes.createProduct.template,
-                CreateProductRequest(title: "Bike", description: "Blue", priceCents: 0, currency: "EUR"), token: ada.tokens.accessToken)
+                CreateProductRequest(title: "Bike", description: "Blue", priceCents: 0, currency: "EUR"),
+                token: ada.tokens.accessToken)
             expectStatus(response, 201)
             let product = try response.decode(Product.self)
             #expect(product.sellerId == ada.user.id)
@@ -23,7 +24,8 @@ struct ProductRoutesTests {
 
     @Test(arguments: [
         CreateProductRequest(title: "", description: "", priceCents: 1, currency: "EUR"),
-        CreateProductRequest(title: String(repeating: "t", count: 121), description: "", priceCents: 1, currency: "EUR"),
+        CreateProductRequest(
+            title: String(repeating: "t", count: 121), description: "", priceCents: 1, currency: "EUR"),
         CreateProductRequest(title: "Bike", description: "", priceCents: -1, currency: "EUR"),
         CreateProductRequest(title: "Bike", description: "", priceCents: 1, currency: "eur"),
         CreateProductRequest(title: "Bike", description: "", priceCents: 1, currency: "EURO"),
@@ -31,14 +33,17 @@ struct ProductRoutesTests {
     func productBreakingAFieldRuleIs422(request: CreateProductRequest) async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
-            expectError(try await client.post(APIRoutes.createProduct.template, request, token: ada.tokens.accessToken), 422, code: "invalid_field")
+            expectError(
+                try await client.post(APIRoutes.createProduct.template, request, token: ada.tokens.accessToken), 422,
+                code: "invalid_field")
         }
     }
 
     @Test func creatingWithoutSigningInIs401() async throws {
         try await BazaarTestHarness.withServer { client in
             let response = try await client.post(
-                APIRoutes.createProduct.template, CreateProductRequest(title: "Bike", description: "", priceCents: 1, currency: "EUR"))
+                APIRoutes.createProduct.template,
+                CreateProductRequest(title: "Bike", description: "", priceCents: 1, currency: "EUR"))
             expectError(response, 401)
         }
     }
@@ -57,14 +62,17 @@ struct ProductRoutesTests {
                 expectStatus(try await client.get(APIRoutes.products.template + "?limit=\(good)"), 200)
             }
             for bad in ["0", "101", "-1", "ten"] {
-                expectError(try await client.get(APIRoutes.products.template + "?limit=\(bad)"), 422, code: "invalid_field")
+                expectError(
+                    try await client.get(APIRoutes.products.template + "?limit=\(bad)"), 422, code: "invalid_field")
             }
             // An empty cursor is the first page, like no cursor.
             let emptyCursor = try await client.get(APIRoutes.products.template + "?cursor=")
             expectStatus(emptyCursor, 200)
             #expect(try emptyCursor.decode(Page<Product>.self).items.count == 1)
             for cursor in ["garbage", "m.1", "p.0", "p.01", "p.1.2", "p.1234567890123456789", "%FF", "djE6cDox"] {
-                expectError(try await client.get(APIRoutes.products.template + "?cursor=\(cursor)"), 400, code: "invalid_cursor")
+                expectError(
+                    try await client.get(APIRoutes.products.template + "?cursor=\(cursor)"), 400, code: "invalid_cursor"
+                )
             }
         }
     }
@@ -79,7 +87,8 @@ struct ProductRoutesTests {
             let short = try await client.get(APIRoutes.products.template + "?limit=3").decode(Page<Product>.self)
             #expect(short.items.map(\.title) == ["P4", "P3", "P2"])
             let cursor = try #require(short.nextCursor)
-            let last = try await client.get(APIRoutes.products.template + "?limit=3&cursor=\(cursor)").decode(Page<Product>.self)
+            let last = try await client.get(APIRoutes.products.template + "?limit=3&cursor=\(cursor)").decode(
+                Page<Product>.self)
             #expect(last.items.map(\.title) == ["P1"])
             #expect(last.nextCursor == nil)
         }
@@ -89,7 +98,9 @@ struct ProductRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             var original: [String] = []
-            for index in 1...7 { original.insert(try await client.createProduct("Old \(index)", token: ada.tokens.accessToken).id, at: 0) }
+            for index in 1...7 {
+                original.insert(try await client.createProduct("Old \(index)", token: ada.tokens.accessToken).id, at: 0)
+            }
             var seen: [String] = []
             var cursor: String?
             var added = 0
@@ -115,12 +126,14 @@ struct ProductRoutesTests {
             _ = try await client.createProduct("Lamp", token: token)
             _ = try await client.post(
                 APIRoutes.createProduct.template,
-                CreateProductRequest(title: "Helmet", description: "fits any bike", priceCents: 5, currency: "EUR"), token: token)
+                CreateProductRequest(title: "Helmet", description: "fits any bike", priceCents: 5, currency: "EUR"),
+                token: token)
             _ = try await client.createProduct("100% wool", token: token)
             let bikes = try await client.get(APIRoutes.products.template + "?query=BIKE").decode(Page<Product>.self)
             #expect(bikes.items.map(\.title) == ["Road Bike", "Helmet"])
             for noWords in ["%25", "-%22%22", "or", "-wool"] {
-                expectError(try await client.get(APIRoutes.products.template + "?query=\(noWords)"), 422, code: "invalid_field")
+                expectError(
+                    try await client.get(APIRoutes.products.template + "?query=\(noWords)"), 422, code: "invalid_field")
             }
             let none = try await client.get(APIRoutes.products.template + "?query=sofa").decode(Page<Product>.self)
             #expect(none.items.isEmpty)

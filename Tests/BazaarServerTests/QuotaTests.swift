@@ -7,7 +7,9 @@ import TestSupport
 import Testing
 
 /// Runs `body` against a server with `quotas`, on a fresh SQLite file.
-private func withServer<Result: Sendable>(_ quotas: QuotaPolicy, _ body: (BazaarTestClient) async throws -> Result) async throws -> Result {
+private func withServer<Result: Sendable>(_ quotas: QuotaPolicy, _ body: (BazaarTestClient) async throws -> Result)
+    async throws -> Result
+{
     try await BazaarTestHarness.withServer(configuring: { $0.quotas = quotas }, body)
 }
 
@@ -16,7 +18,9 @@ private func expectRateLimited(_ response: TestResponse, sourceLocation: SourceL
     #expect(response.status == 429, "\(response.text)", sourceLocation: sourceLocation)
     #expect(response.errorCode == "rate_limited", sourceLocation: sourceLocation)
     let retryAfter = response.header("Retry-After").flatMap(Int.init)
-    #expect(retryAfter.map { (1...60).contains($0) } == true, "Retry-After \(String(describing: retryAfter))", sourceLocation: sourceLocation)
+    #expect(
+        retryAfter.map { (1...60).contains($0) } == true, "Retry-After \(String(describing: retryAfter))",
+        sourceLocation: sourceLocation)
 }
 
 @Suite("Write and read quotas")
@@ -28,10 +32,14 @@ struct QuotaTests {
             let bob = try await client.register("bob")
             let conversation = try await client.startConversation(with: bob.user.id, token: ada.tokens.accessToken)
             for index in 0..<3 {
-                expectStatus(try await client.sendMessage("hi \(index)", in: conversation.id, token: ada.tokens.accessToken), 201)
+                expectStatus(
+                    try await client.sendMessage("hi \(index)", in: conversation.id, token: ada.tokens.accessToken), 201
+                )
             }
-            expectRateLimited(try await client.sendMessage("one too many", in: conversation.id, token: ada.tokens.accessToken))
-            expectStatus(try await client.sendMessage("hello ada", in: conversation.id, token: bob.tokens.accessToken), 201)
+            expectRateLimited(
+                try await client.sendMessage("one too many", in: conversation.id, token: ada.tokens.accessToken))
+            expectStatus(
+                try await client.sendMessage("hello ada", in: conversation.id, token: bob.tokens.accessToken), 201)
             // Nothing over the quota was stored.
             let page = try await client.get(APIRoutes.messages.path(conversation.id), token: ada.tokens.accessToken)
                 .decode(Page<Message>.self)
@@ -47,16 +55,20 @@ struct QuotaTests {
             let conversation = try await client.startConversation(with: bob.user.id, token: ada.tokens.accessToken)
             let key = UUID().uuidString
             for _ in 0..<3 {
-                expectStatus(try await client.sendMessage("once", in: conversation.id, token: ada.tokens.accessToken, key: key), 201)
+                expectStatus(
+                    try await client.sendMessage("once", in: conversation.id, token: ada.tokens.accessToken, key: key),
+                    201)
             }
             expectStatus(try await client.sendMessage("twice", in: conversation.id, token: ada.tokens.accessToken), 201)
-            expectRateLimited(try await client.sendMessage("thrice", in: conversation.id, token: ada.tokens.accessToken))
+            expectRateLimited(
+                try await client.sendMessage("thrice", in: conversation.id, token: ada.tokens.accessToken))
         }
     }
 
     @Test("listing products, starting conversations and uploading photos each have their own quota")
     func otherWriteQuotas() async throws {
-        try await withServer(QuotaPolicy(conversationsPerMinute: 1, productsPerMinute: 1, photosPerMinute: 1)) { client in
+        try await withServer(QuotaPolicy(conversationsPerMinute: 1, productsPerMinute: 1, photosPerMinute: 1)) {
+            client in
             let ada = try await client.register("ada")
             let bob = try await client.register("bob")
             let cyd = try await client.register("cyd")
@@ -65,10 +77,16 @@ struct QuotaTests {
             let product = CreateProductRequest(title: "Chair", description: "Oak", priceCents: 100, currency: "EUR")
             expectRateLimited(try await client.post(APIRoutes.createProduct.template, product, token: token))
             _ = try await client.startConversation(with: bob.user.id, token: token)
-            expectRateLimited(try await client.post(APIRoutes.startConversation.template, StartConversationRequest(userId: cyd.user.id), token: token))
+            expectRateLimited(
+                try await client.post(
+                    APIRoutes.startConversation.template, StartConversationRequest(userId: cyd.user.id), token: token))
             let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32))
-            expectStatus(try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: png, contentType: "image/png", token: token), 200)
-            expectRateLimited(try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: png, contentType: "image/png", token: token))
+            expectStatus(
+                try await client.send(
+                    .PUT, APIRoutes.uploadPhoto.template, rawBody: png, contentType: "image/png", token: token), 200)
+            expectRateLimited(
+                try await client.send(
+                    .PUT, APIRoutes.uploadPhoto.template, rawBody: png, contentType: "image/png", token: token))
         }
     }
 

@@ -1,7 +1,8 @@
-@testable import BazaarServer
 import BazaarStorage
 import Foundation
 import Testing
+
+@testable import BazaarServer
 
 /// Ids are random version 4 UUIDs in the lower-case text the contract shows.
 @Suite("RandomID")
@@ -21,7 +22,9 @@ struct RandomIDTests {
 
     @Test("the bits land where RFC 4122 puts them")
     func bitsAreLaidOutInOrder() {
-        #expect(RandomID.make(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210) == "01234567-89ab-4def-bedc-ba9876543210")
+        #expect(
+            RandomID.make(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+                == "01234567-89ab-4def-bedc-ba9876543210")
         #expect(RandomID.make(high: 0, low: 0) == "00000000-0000-4000-8000-000000000000")
         #expect(RandomID.make(high: .max, low: .max) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
     }

@@ -10,18 +10,25 @@ import Testing
 /// rotation, idempotency, the product list and the login throttle all hold across them.
 /// Serialized: each test starts two server processes, and seven pairs at once would starve the
 /// timing-sensitive tests running beside them on a two-core machine.
-@Suite("Replicas on one PostgreSQL", .serialized, .enabled(if: PostgresTestDatabase.isAvailable, Comment(rawValue: PostgresTestDatabase.skipReason)))
+@Suite(
+    "Replicas on one PostgreSQL", .serialized,
+    .enabled(if: PostgresTestDatabase.isAvailable, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct ReplicaTests {
     @Test func aMessageSentThroughOneReplicaArrivesLiveOnTheOthersSocket() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
                 let ada = try await replicas.clientA.register("ada")
                 let bob = try await replicas.clientB.register("bob")
-                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
-                let bobOnA = try await EventSocket.connect(baseURL: replicas.clientA.baseURL, credential: .header(bob.tokens.accessToken))
-                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
-                let sent = try await replicas.clientA.sendMessage("hello across", in: conversation.id, token: bob.tokens.accessToken)
-                    .decode(Message.self)
+                let adaOnB = try await EventSocket.connect(
+                    baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+                let bobOnA = try await EventSocket.connect(
+                    baseURL: replicas.clientA.baseURL, credential: .header(bob.tokens.accessToken))
+                let conversation = try await replicas.clientA.startConversation(
+                    with: ada.user.id, token: bob.tokens.accessToken)
+                let sent = try await replicas.clientA.sendMessage(
+                    "hello across", in: conversation.id, token: bob.tokens.accessToken
+                )
+                .decode(Message.self)
                 #expect(await adaOnB.next(timeout: .seconds(5)) == .messageCreated(sent))
                 guard case .notificationCreated(let notification)? = await adaOnB.next(timeout: .seconds(5)) else {
                     Issue.record("expected notification.created on replica B")
@@ -42,16 +49,20 @@ struct ReplicaTests {
             try await ReplicaPair.run(on: database) { replicas in
                 let ada = try await replicas.clientA.register("ada")
                 let bob = try await replicas.clientB.register("bob")
-                let adaOnB = try await EventSocket.connect(baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
-                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                let adaOnB = try await EventSocket.connect(
+                    baseURL: replicas.clientB.baseURL, credential: .header(ada.tokens.accessToken))
+                let conversation = try await replicas.clientA.startConversation(
+                    with: ada.user.id, token: bob.tokens.accessToken)
                 // Both replicas' listening connections drop; the sends land before they notice
                 // (a ping a second) and reconnect, so their NOTIFYs reach no one.
                 #expect(try await PostgresTestDatabase.terminateListeners(on: database) == 2)
                 var sent: [Message] = []
                 for number in 0..<3 {
                     sent.append(
-                        try await replicas.clientA.sendMessage("in the gap \(number)", in: conversation.id, token: bob.tokens.accessToken)
-                            .decode(Message.self))
+                        try await replicas.clientA.sendMessage(
+                            "in the gap \(number)", in: conversation.id, token: bob.tokens.accessToken
+                        )
+                        .decode(Message.self))
                 }
                 var received: [Message] = []
                 while received.count < sent.count, let event = await adaOnB.next(timeout: .seconds(10)) {
@@ -67,16 +78,21 @@ struct ReplicaTests {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
                 let ada = try await replicas.clientA.register("ada")
-                let rotated = try await replicas.clientA.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                let rotated = try await replicas.clientA.post(
+                    APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
                 expectStatus(rotated, 200)
-                let reused = try await replicas.clientB.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                let reused = try await replicas.clientB.post(
+                    APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
                 expectError(reused, 401, code: "refresh_token_reused")
                 let newTokens = try rotated.decode(Tokens.self)
                 for client in [replicas.clientA, replicas.clientB] {
-                    expectError(try await client.get(APIRoutes.me.template, token: newTokens.accessToken), 401, code: "session_revoked")
+                    expectError(
+                        try await client.get(APIRoutes.me.template, token: newTokens.accessToken), 401,
+                        code: "session_revoked")
                 }
                 expectError(
-                    try await replicas.clientA.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: newTokens.refreshToken)), 401)
+                    try await replicas.clientA.post(
+                        APIRoutes.refresh.template, RefreshRequest(refreshToken: newTokens.refreshToken)), 401)
             }
         }
     }
@@ -86,19 +102,24 @@ struct ReplicaTests {
             try await ReplicaPair.run(on: database) { replicas in
                 let ada = try await replicas.clientA.register("ada")
                 let bob = try await replicas.clientB.register("bob")
-                let conversation = try await replicas.clientA.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
+                let conversation = try await replicas.clientA.startConversation(
+                    with: ada.user.id, token: bob.tokens.accessToken)
                 for round in 0..<10 {
                     let key = "same-key-\(round)"
-                    async let viaA = replicas.clientA.sendMessage("once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
-                    async let viaB = replicas.clientB.sendMessage("once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
+                    async let viaA = replicas.clientA.sendMessage(
+                        "once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
+                    async let viaB = replicas.clientB.sendMessage(
+                        "once \(round)", in: conversation.id, token: bob.tokens.accessToken, key: key)
                     let (first, second) = try await (viaA, viaB)
                     expectStatus(first, 201)
                     expectStatus(second, 201)
                     #expect(try first.decode(Message.self) == second.decode(Message.self))
                     #expect([first, second].filter { $0.header(APIHeaders.idempotentReplayed) == "true" }.count == 1)
                 }
-                let history = try await replicas.clientB.get(APIRoutes.messages.path(conversation.id) + "?limit=100", token: ada.tokens.accessToken)
-                    .decode(Page<Message>.self)
+                let history = try await replicas.clientB.get(
+                    APIRoutes.messages.path(conversation.id) + "?limit=100", token: ada.tokens.accessToken
+                )
+                .decode(Page<Message>.self)
                 #expect(history.items.count == 10)
                 #expect(Set(history.items.map(\.body)).count == 10)
             }
@@ -112,7 +133,9 @@ struct ReplicaTests {
                 _ = try await replicas.clientA.createProduct("Lamp", token: ada.tokens.accessToken)
                 // B reads (and keeps) the list twice, so the second answer is its cached page.
                 for _ in 0..<2 {
-                    #expect(try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self).items.map(\.title) == ["Lamp"])
+                    #expect(
+                        try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self).items
+                            .map(\.title) == ["Lamp"])
                 }
                 let bike = try await replicas.clientA.createProduct("Bike", token: ada.tokens.accessToken)
                 // B hears of it through NOTIFY, milliseconds after A answered.
@@ -120,7 +143,8 @@ struct ReplicaTests {
                 let start = clock.now
                 var titles: [String] = []
                 while clock.now - start < .seconds(10) {
-                    titles = try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self).items.map(\.title)
+                    titles = try await replicas.clientB.get(APIRoutes.products.template).decode(Page<Product>.self)
+                        .items.map(\.title)
                     if titles.first == bike.title { break }
                     try await Task.sleep(for: .milliseconds(5))
                 }
@@ -138,11 +162,14 @@ struct ReplicaTests {
                 _ = try await replicas.clientA.register("ada", password: "right-password")
                 let wrong = LoginRequest(username: "ada", password: "wrong-password")
                 // The default policy refuses the sixth attempt for a username: three here, two there.
-                for client in [replicas.clientA, replicas.clientB, replicas.clientA, replicas.clientB, replicas.clientA] {
+                for client in [
+                    replicas.clientA, replicas.clientB, replicas.clientA, replicas.clientB, replicas.clientA,
+                ] {
                     expectError(try await client.post(APIRoutes.login.template, wrong), 401)
                 }
                 for client in [replicas.clientB, replicas.clientA] {
-                    let refused = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "right-password"))
+                    let refused = try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "right-password"))
                     expectError(refused, 429, code: "too_many_attempts")
                     #expect(Int(refused.header("Retry-After") ?? "") ?? 0 > 0)
                 }
@@ -152,7 +179,8 @@ struct ReplicaTests {
 
     @Test func aReplicaWithoutTheSharedSigningKeyRefusesToStart() async throws {
         try await PostgresTestDatabase.with { database in
-            var configuration = BazaarTestHarness.configuration(directory: try BazaarTestHarness.makeTemporaryDirectory())
+            var configuration = BazaarTestHarness.configuration(
+                directory: try BazaarTestHarness.makeTemporaryDirectory())
             configuration.postgres = database
             await #expect(throws: ConfigurationError.self) { try await BazaarServer(configuration: configuration) }
         }

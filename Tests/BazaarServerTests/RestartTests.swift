@@ -17,8 +17,10 @@ struct RestartTests {
         let ada = try await client.register("ada", password: "ada-password")
         let bob = try await client.register("bob")
         let bike = try await client.createProduct("Bike", token: ada.tokens.accessToken)
-        let conversation = try await client.startConversation(with: ada.user.id, productId: bike.id, token: bob.tokens.accessToken)
-        let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken, key: "restart-key")
+        let conversation = try await client.startConversation(
+            with: ada.user.id, productId: bike.id, token: bob.tokens.accessToken)
+        let sent = try await client.sendMessage(
+            "still there?", in: conversation.id, token: bob.tokens.accessToken, key: "restart-key")
         expectStatus(sent, 201)
         let message = try sent.decode(Message.self)
         first.kill9()
@@ -28,24 +30,29 @@ struct RestartTests {
         let again = BazaarTestClient(baseURL: second.baseURL)
         // Tokens signed before the crash still verify: the signing key was stored beside the database.
         expectStatus(try await again.get(APIRoutes.me.template, token: ada.tokens.accessToken), 200)
-        let login = try await again.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "ada-password"))
+        let login = try await again.post(
+            APIRoutes.login.template, LoginRequest(username: "ada", password: "ada-password"))
         expectStatus(login, 200)
         #expect(try await again.get(APIRoutes.product.path(bike.id)).decode(Product.self) == bike)
-        let conversations = try await again.get(APIRoutes.conversations.template, token: ada.tokens.accessToken).decode(Page<Conversation>.self)
+        let conversations = try await again.get(APIRoutes.conversations.template, token: ada.tokens.accessToken).decode(
+            Page<Conversation>.self)
         #expect(conversations.items.map(\.id) == [conversation.id])
         #expect(conversations.items.first?.lastMessage == message)
         #expect(conversations.items.first?.unreadCount == 1)
-        let replay = try await again.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken, key: "restart-key")
+        let replay = try await again.sendMessage(
+            "still there?", in: conversation.id, token: bob.tokens.accessToken, key: "restart-key")
         expectStatus(replay, 201)
         #expect(try replay.decode(Message.self) == message)
         #expect(replay.header(APIHeaders.idempotentReplayed) == "true")
-        let messages = try await again.get(APIRoutes.messages.path(conversation.id), token: ada.tokens.accessToken).decode(Page<Message>.self)
+        let messages = try await again.get(APIRoutes.messages.path(conversation.id), token: ada.tokens.accessToken)
+            .decode(Page<Message>.self)
         #expect(messages.items == [message])
         let notifications = try await again.get(APIRoutes.notifications.template, token: ada.tokens.accessToken)
             .decode(Page<BazaarAPI.Notification>.self)
         #expect(notifications.items.map(\.messageId) == [message.id])
         // Refresh tokens survive too, and reuse detection still works after the restart.
-        let refreshed = try await again.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+        let refreshed = try await again.post(
+            APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
         expectStatus(refreshed, 200)
     }
 
@@ -70,7 +77,8 @@ struct RestartTests {
         let photo = pngBytes + Data(repeating: 9, count: 100_000)
         let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
         var head = "PUT \(APIRoutes.uploadPhoto.template) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        head += "Authorization: Bearer \(ada.tokens.accessToken)\r\nContent-Type: image/png\r\nContent-Length: \(photo.count)\r\n\r\n"
+        head +=
+            "Authorization: Bearer \(ada.tokens.accessToken)\r\nContent-Type: image/png\r\nContent-Length: \(photo.count)\r\n\r\n"
         // Half the upload, then SIGTERM while the request is still arriving, then the rest.
         try connection.send(Data(head.utf8) + photo.prefix(photo.count / 2))
         try await Task.sleep(for: .milliseconds(300))
@@ -112,9 +120,14 @@ struct HealthMetricsTests {
             expectStatus(metrics, 200)
             #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
             let text = metrics.text
-            #expect(text.contains(#"bazaar_http_requests_total{route="/v1/users/{id}",method="GET",status="200"} 1"#), "\(text)")
+            #expect(
+                text.contains(#"bazaar_http_requests_total{route="/v1/users/{id}",method="GET",status="200"} 1"#),
+                "\(text)")
             #expect(text.contains(#"bazaar_http_requests_total{route="/v1/users/{id}",method="GET",status="404"} 1"#))
-            #expect(text.contains(#"bazaar_http_request_duration_seconds_count{route="/v1/auth/register",method="POST",status="201"} 1"#))
+            #expect(
+                text.contains(
+                    #"bazaar_http_request_duration_seconds_count{route="/v1/auth/register",method="POST",status="201"} 1"#
+                ))
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="rotated"} 1"#))
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="reused"} 1"#))
         }
@@ -125,17 +138,24 @@ struct HealthMetricsTests {
         try await BazaarTestHarness.withServer(logger: capture.logger()) { client in
             let password = "secret-password-123"
             let ada = try await client.register("ada", password: password)
-            let login = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: password))
+            let login = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: password))
             let tokens = try login.decode(AuthResponse.self).tokens
-            let refreshed = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)).decode(Tokens.self)
+            let refreshed = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken)
+            ).decode(Tokens.self)
             _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: tokens.refreshToken))
             _ = try await client.get(APIRoutes.events.template + "?token=\(ada.tokens.accessToken)")
-            _ = try await client.post(APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-\(password)"))
+            _ = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-\(password)"))
             let lines = capture.all
             // The capture works: the routes were logged.
             #expect(lines.contains { $0.contains("/v1/auth/login") && $0.contains("http.status=401") })
             #expect(lines.contains { $0.contains("/v1/events") })
-            let secrets = [password, ada.tokens.accessToken, ada.tokens.refreshToken, tokens.accessToken, tokens.refreshToken, refreshed.refreshToken]
+            let secrets = [
+                password, ada.tokens.accessToken, ada.tokens.refreshToken, tokens.accessToken, tokens.refreshToken,
+                refreshed.refreshToken,
+            ]
             for secret in secrets {
                 #expect(!lines.contains { $0.contains(secret) }, "a secret reached the log")
             }

@@ -28,16 +28,21 @@ struct UserRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let token = ada.tokens.accessToken
-            let withBio = try await client.send(.PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: "Sells bikes"), token: token)
+            let withBio = try await client.send(
+                .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: "Sells bikes"), token: token)
             expectStatus(withBio, 200)
             #expect(try withBio.decode(User.self).bio == "Sells bikes")
-            let renamed = try await client.send(.PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(displayName: "Countess"), token: token)
+            let renamed = try await client.send(
+                .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(displayName: "Countess"), token: token)
             let user = try renamed.decode(User.self)
             #expect(user.displayName == "Countess")
             #expect(user.bio == "Sells bikes")
-            let cleared = try await client.send(.PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: ""), token: token)
+            let cleared = try await client.send(
+                .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: ""), token: token)
             #expect(try cleared.decode(User.self).bio == nil)
-            let tooLong = try await client.send(.PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: String(repeating: "b", count: 501)), token: token)
+            let tooLong = try await client.send(
+                .PATCH, APIRoutes.updateMe.template,
+                json: UpdateProfileRequest(bio: String(repeating: "b", count: 501)), token: token)
             expectError(tooLong, 422)
         }
     }
@@ -46,7 +51,8 @@ struct UserRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let token = ada.tokens.accessToken
-            let upload = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: pngBytes, contentType: "image/png", token: token)
+            let upload = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: pngBytes, contentType: "image/png", token: token)
             expectStatus(upload, 200)
             let photoURL = try #require(try upload.decode(User.self).photoURL)
             #expect(photoURL.hasPrefix(APIRoutes.userPhoto.path(ada.user.id)))
@@ -57,14 +63,17 @@ struct UserRoutesTests {
             #expect(served.header("Content-Type") == "image/png")
             #expect(served.header("Cache-Control")?.contains("immutable") == true)
             let etag = try #require(served.header("ETag"))
-            let notModified = try await client.get(APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
+            let notModified = try await client.get(
+                APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
             expectStatus(notModified, 304)
 
             // A JPEG declared as PNG is stored as what it is.
-            let second = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: jpegBytes, contentType: "image/jpeg", token: token)
+            let second = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: jpegBytes, contentType: "image/jpeg", token: token)
             let newURL = try #require(try second.decode(User.self).photoURL)
             #expect(newURL != photoURL)
-            let changed = try await client.get(APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
+            let changed = try await client.get(
+                APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
             expectStatus(changed, 200)
             #expect(changed.header("Content-Type") == "image/jpeg")
         }
@@ -74,9 +83,13 @@ struct UserRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let token = ada.tokens.accessToken
-            let text = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: Data("<svg/>".utf8), contentType: "image/png", token: token)
+            let text = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: Data("<svg/>".utf8), contentType: "image/png",
+                token: token)
             expectError(text, 415, code: "unsupported_media_type")
-            let gif = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: Data("GIF89a".utf8), contentType: "image/gif", token: token)
+            let gif = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: Data("GIF89a".utf8), contentType: "image/gif",
+                token: token)
             expectError(gif, 415)
             let none = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: pngBytes, token: token)
             expectError(none, 415)
@@ -88,10 +101,14 @@ struct UserRoutesTests {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")
             let big = pngBytes + Data(repeating: 0, count: 5 * 1024 * 1024)
-            let response = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: big, contentType: "image/png", token: ada.tokens.accessToken)
+            let response = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: big, contentType: "image/png",
+                token: ada.tokens.accessToken)
             expectError(response, 413, code: "body_too_large")
             let exactly = pngBytes + Data(repeating: 0, count: 5 * 1024 * 1024 - pngBytes.count)
-            let fits = try await client.send(.PUT, APIRoutes.uploadPhoto.template, rawBody: exactly, contentType: "image/png", token: ada.tokens.accessToken)
+            let fits = try await client.send(
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: exactly, contentType: "image/png",
+                token: ada.tokens.accessToken)
             expectStatus(fits, 200)
         }
     }

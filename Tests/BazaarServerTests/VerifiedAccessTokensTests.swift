@@ -1,6 +1,7 @@
-@testable import BazaarServer
 import Foundation
 import Testing
+
+@testable import BazaarServer
 
 /// The memory of verified access tokens stays bounded.
 @Suite("VerifiedAccessTokens")

@@ -18,9 +18,11 @@ struct ChatLogicTests {
     @Test("the list shows each conversation with the other person, product, last message and unread count")
     func conversationList() async throws {
         try await SessionFixture.with { fixture in
-            let seller = try await fixture.starter().register(username: "sella", password: "password123", displayName: "Sella")
+            let seller = try await fixture.starter().register(
+                username: "sella", password: "password123", displayName: "Sella")
             let buyer = try await fixture.raw.register("buyer")
-            let product = try await fixture.raw.createProduct("Bike", token: seller.network.session.validTokens().accessToken)
+            let product = try await fixture.raw.createProduct(
+                "Bike", token: seller.network.session.validTokens().accessToken)
             let conversation = try await fixture.raw.startConversation(
                 with: seller.userID, productId: product.id, token: buyer.tokens.accessToken)
             _ = try await fixture.raw.sendMessage("hi", in: conversation.id, token: buyer.tokens.accessToken)
@@ -37,7 +39,8 @@ struct ChatLogicTests {
     @Test("starting a conversation with a seller about a product twice gives the same conversation")
     func startIsIdempotent() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "bud", password: "password123", displayName: "Bud")
+            let buyer = try await fixture.starter().register(
+                username: "bud", password: "password123", displayName: "Bud")
             let seller = try await fixture.raw.register("seth")
             let product = try await fixture.raw.createProduct("Lamp", token: seller.tokens.accessToken)
             let logic = ConversationsLogicController(network: buyer.network)
@@ -52,11 +55,14 @@ struct ChatLogicTests {
     @Test("messages page back through history, oldest first on screen")
     func historyPaging() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "hana", password: "password123", displayName: "Hana")
+            let buyer = try await fixture.starter().register(
+                username: "hana", password: "password123", displayName: "Hana")
             let seller = try await fixture.raw.register("hugo")
-            let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
             for index in 1...7 {
-                _ = try await fixture.raw.sendMessage("m\(index)", in: conversation.id, token: seller.tokens.accessToken)
+                _ = try await fixture.raw.sendMessage(
+                    "m\(index)", in: conversation.id, token: seller.tokens.accessToken)
             }
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -75,7 +81,8 @@ struct ChatLogicTests {
     @Test("sending shows the message as pending, then delivered; marking read clears the unread count")
     func sendAndMarkRead() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "ivan", password: "password123", displayName: "Ivan")
+            let buyer = try await fixture.starter().register(
+                username: "ivan", password: "password123", displayName: "Ivan")
             let seller = try await fixture.raw.register("iris")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -103,7 +110,8 @@ struct ChatLogicTests {
     @Test("opening someone else's conversation fails as not found")
     func othersConversationIsNotFound() async throws {
         try await SessionFixture.with { fixture in
-            let outsider = try await fixture.starter().register(username: "jack", password: "password123", displayName: "Jack")
+            let outsider = try await fixture.starter().register(
+                username: "jack", password: "password123", displayName: "Jack")
             let a = try await fixture.raw.register("kim")
             let b = try await fixture.raw.register("lee")
             let conversation = try await fixture.raw.startConversation(with: b.user.id, token: a.tokens.accessToken)

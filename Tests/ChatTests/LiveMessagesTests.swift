@@ -26,21 +26,26 @@ struct LiveMessagesTests {
     @Test("a reply arrives on the open screen as it is sent")
     func replyArrivesLive() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "mia", password: "password123", displayName: "Mia")
+            let buyer = try await fixture.starter().register(
+                username: "mia", password: "password123", displayName: "Mia")
             let seller = try await fixture.raw.register("max")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
                 .messagesScreen(user: seller.user, product: nil)
             let opened = await screen.logic.send(.load)
             let conversationID = try #require(opened.content?.conversation.id)
             let states = await screen.logic.states()
             #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
-            _ = try await fixture.raw.sendMessage("just listed it", in: conversationID, token: seller.tokens.accessToken)
-            let live = await firstState(states, within: .seconds(10)) { $0.content?.messages.last?.body == "just listed it" }
+            _ = try await fixture.raw.sendMessage(
+                "just listed it", in: conversationID, token: seller.tokens.accessToken)
+            let live = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.last?.body == "just listed it"
+            }
             #expect(live != nil)
             await connection.stop()
         }
@@ -49,7 +54,8 @@ struct LiveMessagesTests {
     @Test("stop closes the socket on the server too")
     func stopClosesTheServersSocket() async throws {
         try await SessionFixture.with { fixture in
-            let user = try await fixture.starter().register(username: "mia", password: "password123", displayName: "Mia")
+            let user = try await fixture.starter().register(
+                username: "mia", password: "password123", displayName: "Mia")
             let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: user.network)
             let events = await connection.subscribe()
             let connected = await within(.seconds(10), else: false) { await events.contains(.connected) }
@@ -84,24 +90,30 @@ struct LiveMessagesTests {
     func silentHandshakeIsRetried() async throws {
         // Without the timeout the first attempt waits for an answer that never comes, and nothing
         // is ever published.
-        let attempts = try await attemptsGivenUp(handshakeTimeout: .milliseconds(300), probeTimeout: .milliseconds(200), wanted: 3, within: .seconds(15))
+        let attempts = try await attemptsGivenUp(
+            handshakeTimeout: .milliseconds(300), probeTimeout: .milliseconds(200), wanted: 3, within: .seconds(15))
         #expect(attempts == 3, "three attempts given up in turn")
     }
 
-    @Test("a handshake cut at any stage, even a tenth of a millisecond in, never wedges the socket", arguments: [100, 300, 1000])
+    @Test(
+        "a handshake cut at any stage, even a tenth of a millisecond in, never wedges the socket",
+        arguments: [100, 300, 1000])
     func handshakeCutAtAnyStage(microseconds: Int) async throws {
         // Cut while connecting, just connected, or waiting for the upgrade: each attempt must end.
         // When the cut shut the attempt's event loop down instead of closing its channel, an
         // attempt caught between connecting and awaiting the upgrade waited for good: each of
         // these cases failed on that code, every run.
         let attempts = try await attemptsGivenUp(
-            handshakeTimeout: .microseconds(microseconds), probeTimeout: .milliseconds(20), wanted: 20, within: .seconds(60))
+            handshakeTimeout: .microseconds(microseconds), probeTimeout: .milliseconds(20), wanted: 20,
+            within: .seconds(60))
         #expect(attempts == 20, "twenty attempts given up in turn")
     }
 
     /// Points a live connection at a port that never answers and counts the attempts it gives up,
     /// until `wanted` or until `limit` has passed.
-    private func attemptsGivenUp(handshakeTimeout: Duration, probeTimeout: Duration, wanted: Int, within limit: Duration) async throws -> Int {
+    private func attemptsGivenUp(
+        handshakeTimeout: Duration, probeTimeout: Duration, wanted: Int, within limit: Duration
+    ) async throws -> Int {
         let silent = try SilentListener()
         let tokens = AuthTokens(accessToken: "a", refreshToken: "r", expiresAt: Date().addingTimeInterval(3600))
         let session = TokenRefreshCoordinator(tokens: tokens, refresher: NoRefresher(), store: InMemoryTokenStore())
@@ -110,7 +122,8 @@ struct LiveMessagesTests {
         let network = AuthenticatedNetworkController(
             client: .bazaar(baseURL: silent.url, performer: performer), session: session, cachePartition: "silent")
         let connection = LiveEventsConnection(
-            baseURL: silent.url, network: network, backoff: RetryPolicy(baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: false),
+            baseURL: silent.url, network: network,
+            backoff: RetryPolicy(baseDelay: .milliseconds(5), maxDelay: .milliseconds(10), jitter: false),
             handshakeTimeout: handshakeTimeout)
         let events = await connection.subscribe()
         let given = Counter()
@@ -129,7 +142,8 @@ struct LiveMessagesTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        var server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+        var server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "live"))
         let raw = BazaarTestClient(baseURL: server.baseURL)
         let buyer = try await SessionStarter(client: .bazaar(baseURL: server.baseURL), tokenStore: InMemoryTokenStore())
             .register(username: "noa", password: "password123", displayName: "Noa")
@@ -138,7 +152,8 @@ struct LiveMessagesTests {
             baseURL: server.baseURL, network: buyer.network,
             backoff: RetryPolicy(baseDelay: .milliseconds(500), maxDelay: .seconds(2), jitter: false))
         let outbox = try Outbox(
-            path: directory.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            path: directory.appendingPathComponent("outbox.sqlite").path,
+            deliverer: BazaarOutboxDeliverer(network: buyer.network))
         let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
             .messagesScreen(user: seller.user, product: nil)
         let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
@@ -151,7 +166,8 @@ struct LiveMessagesTests {
         // server has stopped, so try for a few seconds.
         var restarted: RunningBazaarServer?
         for _ in 0..<25 where restarted == nil {
-            restarted = try? await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "live"))
+            restarted = try? await BazaarServer.start(
+                configuration: configuration, logger: TestServer.quietLogger(label: "live"))
             if restarted == nil { try await Task.sleep(for: .milliseconds(200)) }
         }
         server = try #require(restarted, "the server did not start again on port \(configuration.port)")

@@ -20,11 +20,15 @@ struct OpenConversationTests {
         let conversationID: String
     }
 
-    static func open(_ buyer: UserSession, with seller: User, fixture: SessionFixture, folder: URL) async throws -> OpenScreen {
+    static func open(_ buyer: UserSession, with seller: User, fixture: SessionFixture, folder: URL) async throws
+        -> OpenScreen
+    {
         let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
         let outbox = try Outbox(
-            path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
-        let screen = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(user: seller, product: nil)
+            path: folder.appendingPathComponent("outbox.sqlite").path,
+            deliverer: BazaarOutboxDeliverer(network: buyer.network))
+        let screen = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(
+            user: seller, product: nil)
         let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
         return OpenScreen(logic: screen.logic, outbox: outbox, connection: connection, conversationID: conversationID)
     }
@@ -32,13 +36,15 @@ struct OpenConversationTests {
     @Test("a live message shows once, also after a refresh fetches it again, and is marked read while open")
     func liveMessageOnceAndRead() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "ola", password: "password123", displayName: "Ola")
+            let buyer = try await fixture.starter().register(
+                username: "ola", password: "password123", displayName: "Ola")
             let seller = try await fixture.raw.register("oto")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let open = try await Self.open(buyer, with: seller.user, fixture: fixture, folder: folder)
             let states = await open.logic.states()
-            _ = try await fixture.raw.sendMessage("still for sale?", in: open.conversationID, token: seller.tokens.accessToken)
+            _ = try await fixture.raw.sendMessage(
+                "still for sale?", in: open.conversationID, token: seller.tokens.accessToken)
             let arrived = await firstState(states, within: .seconds(10)) {
                 $0.content?.messages.contains { $0.body == "still for sale?" } == true
             }
@@ -57,15 +63,18 @@ struct OpenConversationTests {
     @Test("a renderer that keeps only the states stream still gets live messages")
     func streamKeepsItsScreen() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "sia", password: "password123", displayName: "Sia")
+            let buyer = try await fixture.starter().register(
+                username: "sia", password: "password123", displayName: "Sia")
             let seller = try await fixture.raw.register("sol")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             // The logic goes out of scope at once, as in a web handler that returns a streaming body.
-            let (states, conversationID) = try await { () async throws -> (AsyncStream<ScreenState<MessagesContent>>, String) in
+            let (states, conversationID) = try await {
+                () async throws -> (AsyncStream<ScreenState<MessagesContent>>, String) in
                 let logic = ChatModule(session: buyer, outbox: outbox, connection: connection)
                     .messagesScreen(user: seller.user, product: nil).logic
                 let id = try #require(await logic.send(.load).content?.conversation.id)
@@ -73,7 +82,8 @@ struct OpenConversationTests {
             }()
             #expect(await firstState(states, within: .seconds(10)) { $0.content != nil } != nil)
             try await Task.sleep(for: .milliseconds(300))
-            _ = try await fixture.raw.sendMessage("are you there?", in: conversationID, token: seller.tokens.accessToken)
+            _ = try await fixture.raw.sendMessage(
+                "are you there?", in: conversationID, token: seller.tokens.accessToken)
             let arrived = await firstState(states, within: .seconds(10)) {
                 $0.content?.messages.contains { $0.body == "are you there?" } == true
             }
@@ -85,7 +95,8 @@ struct OpenConversationTests {
     @Test("nobody watching: an incoming message is not marked read")
     func notOpenNotRead() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "pia", password: "password123", displayName: "Pia")
+            let buyer = try await fixture.starter().register(
+                username: "pia", password: "password123", displayName: "Pia")
             let seller = try await fixture.raw.register("pal")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -102,7 +113,8 @@ struct OpenConversationTests {
     @Test("a sent message moves from queued to the history by itself, exactly once")
     func outboxQueuedThenSent() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "rae", password: "password123", displayName: "Rae")
+            let buyer = try await fixture.starter().register(
+                username: "rae", password: "password123", displayName: "Rae")
             let seller = try await fixture.raw.register("rob")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -128,12 +140,14 @@ struct OpenConversationTests {
     @Test("an entry delivered after loading but before anyone watched does not stay pending")
     func deliveredBeforeWatching() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "uma", password: "password123", displayName: "Uma")
+            let buyer = try await fixture.starter().register(
+                username: "uma", password: "password123", displayName: "Uma")
             let seller = try await fixture.raw.register("ugo")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             // No socket: only the outbox can tell the screen what happened.
             let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
             _ = await logic.send(.load)
@@ -142,7 +156,8 @@ struct OpenConversationTests {
             #expect(await outbox.flush())
             let states = await logic.states()
             let settled = await firstState(states, within: .seconds(10)) {
-                $0.content?.pending.isEmpty == true && $0.content?.messages.map(\.body) == ["Delivered while nobody looked"]
+                $0.content?.pending.isEmpty == true
+                    && $0.content?.messages.map(\.body) == ["Delivered while nobody looked"]
             }
             #expect(settled != nil)
         }
@@ -151,7 +166,8 @@ struct OpenConversationTests {
     @Test("a message that arrived while the screen was not watched shows when a renderer joins an open socket")
     func arrivedBeforeWatching() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "vic", password: "password123", displayName: "Vic")
+            let buyer = try await fixture.starter().register(
+                username: "vic", password: "password123", displayName: "Vic")
             let seller = try await fixture.raw.register("vel")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -160,8 +176,10 @@ struct OpenConversationTests {
             let otherScreen = await open.connection.subscribe()
             var otherEvents = otherScreen.makeAsyncIterator()
             #expect(await otherEvents.next() == .connected)
-            _ = try await fixture.raw.sendMessage("sent before you looked", in: open.conversationID, token: seller.tokens.accessToken)
-            #expect(await otherEvents.next() != nil, "the socket delivered the message to the screen that was listening")
+            _ = try await fixture.raw.sendMessage(
+                "sent before you looked", in: open.conversationID, token: seller.tokens.accessToken)
+            #expect(
+                await otherEvents.next() != nil, "the socket delivered the message to the screen that was listening")
             let states = await open.logic.states()
             let caughtUp = await firstState(states, within: .seconds(10)) {
                 $0.content?.messages.map(\.body) == ["sent before you looked"]
@@ -178,7 +196,8 @@ struct MessagesRequestCountTests {
     @Test("opening a conversation by id asks for that conversation once, and never pages through the list")
     func openingByIdCostsOneGet() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "ria", password: "password123", displayName: "Ria")
+            let buyer = try await fixture.starter().register(
+                username: "ria", password: "password123", displayName: "Ria")
             let seller = try await fixture.raw.register("rob")
             // More conversations than a list page, with the one to open the oldest: the last a list would reach.
             let target = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
@@ -189,7 +208,8 @@ struct MessagesRequestCountTests {
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let list = try await fixture.serverRequestCount(APIRoutes.conversations)
             let single = try await fixture.serverRequestCount(APIRoutes.conversation)
             let screen = ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: target.id)
@@ -200,22 +220,27 @@ struct MessagesRequestCountTests {
             #expect(try await fixture.serverRequestCount(APIRoutes.conversations) - list == 0)
             // Someone else's conversation, or none: not found, in one request too.
             let stranger = try await fixture.raw.register("sam")
-            let theirs = try await fixture.raw.startConversation(with: seller.user.id, token: stranger.tokens.accessToken)
-            let refused = await ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: theirs.id).logic.send(.load)
+            let theirs = try await fixture.raw.startConversation(
+                with: seller.user.id, token: stranger.tokens.accessToken)
+            let refused = await ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: theirs.id)
+                .logic.send(.load)
             #expect(refused.error?.kind == .notFound)
             #expect(try await fixture.serverRequestCount(APIRoutes.conversation) - single == 2)
         }
     }
 
-    @Test("a sent message enters the screen's state once, as the server answered it, without fetching the history again")
+    @Test(
+        "a sent message enters the screen's state once, as the server answered it, without fetching the history again")
     func sentMessageEntersStateOnce() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "uma", password: "password123", displayName: "Uma")
+            let buyer = try await fixture.starter().register(
+                username: "uma", password: "password123", displayName: "Uma")
             let seller = try await fixture.raw.register("udo")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
             #expect(await logic.send(.load).content != nil)
             let states = await logic.states()
@@ -223,13 +248,17 @@ struct MessagesRequestCountTests {
             await logic.send(.send("is it still for sale?"))
             _ = await outbox.flush()
             let shown = await firstState(states, within: .seconds(10)) { state in
-                state.content?.pending.isEmpty == true && state.content?.messages.contains { $0.body == "is it still for sale?" } == true
+                state.content?.pending.isEmpty == true
+                    && state.content?.messages.contains { $0.body == "is it still for sale?" } == true
             }
             let content = try #require(shown?.content)
             #expect(content.messages.filter { $0.body == "is it still for sale?" }.count == 1)
             #expect(content.messages.last?.senderId == buyer.userID, "the message as the server stored it")
-            #expect(try await fixture.serverRequestCount(APIRoutes.messages) - histories == 0, "no history page fetched again")
-            #expect(await logic.send(.refresh).content?.messages.filter { $0.body == "is it still for sale?" }.count == 1)
+            #expect(
+                try await fixture.serverRequestCount(APIRoutes.messages) - histories == 0,
+                "no history page fetched again")
+            #expect(
+                await logic.send(.refresh).content?.messages.filter { $0.body == "is it still for sale?" }.count == 1)
         }
     }
 }

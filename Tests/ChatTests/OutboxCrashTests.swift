@@ -23,28 +23,35 @@ struct OutboxCrashTests {
         return bodies.reversed()
     }
 
-    @Test("SIGKILL in the middle of 'bazaar outbox flush', then a second run: each message on the server exactly once, in order")
+    @Test(
+        "SIGKILL in the middle of 'bazaar outbox flush', then a second run: each message on the server exactly once, in order"
+    )
     func killedMidDelivery() async throws {
         try await SessionFixture.with { fixture in
             let config = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: config) }
             let buyer = try await SessionStarter(
-                client: .bazaar(baseURL: fixture.baseURL), tokenStore: FileTokenStore(url: config.appendingPathComponent("tokens.json"))
+                client: .bazaar(baseURL: fixture.baseURL),
+                tokenStore: FileTokenStore(url: config.appendingPathComponent("tokens.json"))
             ).register(username: "pia", password: "password123", displayName: "Pia")
             let seller = try await fixture.raw.register("pat")
-            let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
 
             // Where the app keeps this user's outbox: one per user in the config folder.
             let outboxFolder = config.appendingPathComponent("users/\(buyer.userID)", isDirectory: true)
             try FileManager.default.createDirectory(at: outboxFolder, withIntermediateDirectories: true)
             let outbox = try Outbox(
-                path: outboxFolder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+                path: outboxFolder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
             let count = 300
             for index in 1...count {
                 _ = try await outbox.enqueue("note \(index)", to: .conversation(id: conversation.id))
             }
 
-            let arguments = ["outbox", "flush", "--server", fixture.baseURL.absoluteString, "--config-dir", config.path]
+            let arguments = [
+                "outbox", "flush", "--server", fixture.baseURL.absoluteString, "--config-dir", config.path,
+            ]
             let first = try BazaarCLI().start(arguments)
             var sent = 0
             let deadline = ContinuousClock.now + .seconds(60)
@@ -60,7 +67,8 @@ struct OutboxCrashTests {
 
             let second = try await BazaarCLI().run(arguments)
             #expect(second.exitCode == 0, "\(second.stdout) \(second.stderr)")
-            let bodies = try await Self.allBodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken)
+            let bodies = try await Self.allBodies(
+                in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken)
             #expect(bodies == (1...count).map { "note \($0)" })
         }
     }

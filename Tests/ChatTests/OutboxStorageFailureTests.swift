@@ -6,6 +6,7 @@ import Session
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Chat
 
 /// The real outbox file with a switch that makes it refuse writes of chosen states: the far side
@@ -35,7 +36,9 @@ final class RefusingOutboxStore: OutboxStorage {
         if refusing.withLock({ $0?(state) }) == true { throw Refused() }
         try file.update(id, state: state, attempts: attempts)
     }
-    func setConversation(_ conversationID: String, for id: String) throws { try file.setConversation(conversationID, for: id) }
+    func setConversation(_ conversationID: String, for id: String) throws {
+        try file.setConversation(conversationID, for: id)
+    }
     func pending() throws -> [OutboxStore.Row] { try file.pending() }
     func all() throws -> [OutboxStore.Row] { try file.all() }
     func row(_ id: String) throws -> OutboxStore.Row? { try file.row(id) }
@@ -76,7 +79,8 @@ struct OutboxStorageFailureTests {
     }
 
     static func scene(_ fixture: SessionFixture, _ name: String) async throws -> Scene {
-        let buyer = try await fixture.starter().register(username: "\(name)b", password: "password123", displayName: "Buyer")
+        let buyer = try await fixture.starter().register(
+            username: "\(name)b", password: "password123", displayName: "Buyer")
         let seller = try await fixture.raw.register("\(name)s")
         let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
         let raw = fixture.raw
@@ -101,7 +105,9 @@ struct OutboxStorageFailureTests {
             #expect(await outbox.flush(), "delivered: the queue is settled even though the file lags")
             #expect(try await outbox.entries().first?.state.isSent == true, "shown as sent from memory")
             #expect(try store.row(entry.id)?.entry.state == .sending, "the file still says sending")
-            #expect(await outbox.storageFailure?.description == "The outbox file could not write a message's state: disk I/O error.")
+            #expect(
+                await outbox.storageFailure?.description
+                    == "The outbox file could not write a message's state: disk I/O error.")
             #expect(await outbox.delivery(of: entry.id).state.isSent)
 
             #expect(await outbox.flush() == false, "blocked while the file refuses the kept state")
@@ -157,7 +163,9 @@ struct OutboxStorageFailureTests {
             let outbox = try Outbox(
                 path: scene.folder.appendingPathComponent("outbox.sqlite").path, deliverer: scene.deliverer,
                 backoff: OutboxTests.quickBackoff)
-            for index in 1...20 { _ = try await outbox.enqueue("message \(index)", to: .conversation(id: scene.conversationID)) }
+            for index in 1...20 {
+                _ = try await outbox.enqueue("message \(index)", to: .conversation(id: scene.conversationID))
+            }
             await outbox.start()
             async let first = outbox.flush()
             async let second = outbox.flush()

@@ -7,6 +7,7 @@ import Networking
 import Session
 import TestSupport
 import Testing
+
 @testable import Chat
 
 @Suite("The durable outbox against the real bazaar-server", .timeLimit(.minutes(2)))
@@ -25,13 +26,16 @@ struct OutboxTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        var server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "outbox"))
+        var server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "outbox"))
         let raw = BazaarTestClient(baseURL: server.baseURL)
         let seller = try await raw.register("seller")
         var performer = NetworkRequestPerformer(retryPolicy: .never)
         performer.timeout = .seconds(5)
-        let buyer = try await SessionStarter(client: .bazaar(baseURL: server.baseURL, performer: performer), tokenStore: InMemoryTokenStore())
-            .register(username: "buyer", password: "password123", displayName: "Buyer")
+        let buyer = try await SessionStarter(
+            client: .bazaar(baseURL: server.baseURL, performer: performer), tokenStore: InMemoryTokenStore()
+        )
+        .register(username: "buyer", password: "password123", displayName: "Buyer")
         let conversation = try await buyer.network.request(
             BazaarEndpoints.startConversation(StartConversationRequest(userId: seller.user.id)))
         await server.stop()
@@ -47,7 +51,8 @@ struct OutboxTests {
         #expect(try await outbox.entries().allSatisfy { $0.state == .queued })
 
         configuration.port = server.port
-        server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "outbox"))
+        server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "outbox"))
         await outbox.start()
         let last = await outbox.delivery(of: queued[49].id)
         #expect(last.state.isSent)
@@ -61,16 +66,19 @@ struct OutboxTests {
     @Test("a permanent refusal marks that message failed with the server's reason and the queue goes on")
     func permanentFailureDoesNotBlock() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "bea", password: "password123", displayName: "Bea")
+            let buyer = try await fixture.starter().register(
+                username: "bea", password: "password123", displayName: "Bea")
             let seller = try await fixture.raw.register("sid")
-            let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Outbox(
                 path: folder.appendingPathComponent("outbox.sqlite").path,
                 deliverer: BazaarOutboxDeliverer(network: buyer.network), backoff: Self.quickBackoff)
             let lost = try await outbox.enqueue("to nowhere", to: .conversation(id: "no-such-conversation"))
-            let tooLong = try await outbox.enqueue(String(repeating: "x", count: 4001), to: .conversation(id: conversation.id))
+            let tooLong = try await outbox.enqueue(
+                String(repeating: "x", count: 4001), to: .conversation(id: conversation.id))
             let fine = try await outbox.enqueue("hello", to: .conversation(id: conversation.id))
             #expect(await outbox.flush())
             let entries = try await outbox.entries()
@@ -82,16 +90,21 @@ struct OutboxTests {
             }
             #expect(!reason404.isEmpty && !reason422.isEmpty)
             #expect(entries.first { $0.id == fine.id }?.state.isSent == true)
-            #expect(try await Self.bodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken) == ["hello"])
+            #expect(
+                try await Self.bodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken) == [
+                    "hello"
+                ])
         }
     }
 
     @Test("a message caught mid-send by a crash is sent again with its key and kept once by the server")
     func resendAfterCrashIsExactlyOnce() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "cat", password: "password123", displayName: "Cat")
+            let buyer = try await fixture.starter().register(
+                username: "cat", password: "password123", displayName: "Cat")
             let seller = try await fixture.raw.register("sol")
-            let conversation = try await fixture.raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let path = folder.appendingPathComponent("outbox.sqlite").path
@@ -108,14 +121,18 @@ struct OutboxTests {
             let reopened = try Outbox(path: path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
             #expect(await reopened.flush())
             #expect(try await reopened.entries().first?.state == .sent(messageID: first.id))
-            #expect(try await Self.bodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken) == ["only once"])
+            #expect(
+                try await Self.bodies(in: conversation.id, raw: fixture.raw, token: seller.tokens.accessToken) == [
+                    "only once"
+                ])
         }
     }
 
     @Test("states are observable: queued, sending, sent")
     func statesAreObservable() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "dan", password: "password123", displayName: "Dan")
+            let buyer = try await fixture.starter().register(
+                username: "dan", password: "password123", displayName: "Dan")
             let seller = try await fixture.raw.register("sky")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -140,7 +157,8 @@ struct OutboxTests {
     @Test("the seed's sendNewMessage(with:completion:) reports the delivered message's id")
     func seedShapedSender() async throws {
         try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(username: "eli", password: "password123", displayName: "Eli")
+            let buyer = try await fixture.starter().register(
+                username: "eli", password: "password123", displayName: "Eli")
             let seller = try await fixture.raw.register("sam")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -165,11 +183,13 @@ struct OutboxNudgeTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        var server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
+        var server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
         let nudger = OutboxNudger()
         var performer = NetworkRequestPerformer(interceptors: [nudger], retryPolicy: .never)
         performer.timeout = .seconds(5)
-        let starter = SessionStarter(client: .bazaar(baseURL: server.baseURL, performer: performer), tokenStore: InMemoryTokenStore())
+        let starter = SessionStarter(
+            client: .bazaar(baseURL: server.baseURL, performer: performer), tokenStore: InMemoryTokenStore())
         let buyer = try await starter.register(username: "olga", password: "password123", displayName: "Olga")
         let seller = try await BazaarTestClient(baseURL: server.baseURL).register("otto")
         await server.stop()
@@ -192,7 +212,8 @@ struct OutboxNudgeTests {
         #expect(first?.state == .queued && first?.attempts == 1)
 
         configuration.port = server.port
-        server = try await BazaarServer.start(configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
+        server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "nudge"))
         let started = ContinuousClock.now
         _ = try await starter.publicNetwork.request(BazaarEndpoints.health)  // any request that succeeds
         let delivered = await outbox.delivery(of: entry.id)
@@ -207,10 +228,13 @@ struct OutboxNudgeTests {
 struct OutboxEdgeCaseTests {
     /// A deliverer that is never reached: these tests do not send.
     struct Unreachable: OutboxDeliverer {
-        func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String {
+        func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String
+        {
             throw .noConnection(reason: "not in this test")
         }
-        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError) -> Message {
+        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
+            -> Message
+        {
             throw .noConnection(reason: "not in this test")
         }
     }

@@ -38,7 +38,8 @@ struct ArchitectureDocumentTests {
             ),
             """
         #expect(TargetGraph.declared(in: manifest) == ["BazaarDomain": ["BazaarAPI", "BazaarStorage"]])
-        let changed = manifest.replacingOccurrences(of: "\"BazaarStorage\",", with: "\"BazaarStorage\", \"BazaarSQLite\",")
+        let changed = manifest.replacingOccurrences(
+            of: "\"BazaarStorage\",", with: "\"BazaarStorage\", \"BazaarSQLite\",")
         #expect(TargetGraph.declared(in: changed) == ["BazaarDomain": ["BazaarAPI", "BazaarStorage", "BazaarSQLite"]])
     }
 
@@ -94,7 +95,8 @@ enum TargetGraph {
     /// `.product(...)` dependencies and test targets are left out.
     static func declared(in manifest: String) -> [String: Set<String>] {
         var graph: [String: Set<String>] = [:]
-        let pattern = #/\.(target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[((?:[^\[\]]|\[[^\]]*\])*)\])?/#
+        let pattern =
+            #/\.(target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[((?:[^\[\]]|\[[^\]]*\])*)\])?/#
         for match in manifest.matches(of: pattern) {
             let list = String(match.output.3 ?? "")
             let withoutProducts = list.replacing(#/\.product\([^)]*\)/#, with: "").replacing(#/\/\/[^\n]*/#, with: "")

@@ -20,7 +20,12 @@ struct FixedGreeter: Greeter {
 final class CountingClock: Clock {
     static let made = Mutex(0)
     let tick: Int
-    init() { tick = CountingClock.made.withLock { $0 += 1; return $0 } }
+    init() {
+        tick = CountingClock.made.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }
 
 struct GreeterStore: Store { var greeter: any Greeter }
@@ -115,7 +120,8 @@ struct DependencyContainerTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for index in 0..<200 {
-                    container.register((any Clock).self, lifetime: index.isMultiple(of: 2) ? .shared : .transient) { _ in
+                    container.register((any Clock).self, lifetime: index.isMultiple(of: 2) ? .shared : .transient) {
+                        _ in
                         CountingClock()
                     }
                 }
@@ -152,7 +158,9 @@ struct DependencyContainerTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for word in ["one", "two", "three"] {
                 group.addTask {
-                    try await app.withOverrides { $0.register((any Greeter).self, instance: FixedGreeter(word: word)) } operation: {
+                    try await app.withOverrides {
+                        $0.register((any Greeter).self, instance: FixedGreeter(word: word))
+                    } operation: {
                         for _ in 0..<100 {
                             let greeter = try app.resolve((any Greeter).self)
                             #expect(greeter.greet() == word)

@@ -14,13 +14,17 @@ struct ImportBoundaryTests {
         allowedForFeatures: ["Dependencies", "Networking", "Session", "BazaarAPI"],
         compositionRoots: ["BazaarApp/CompositionRoot.swift"])
 
-    @Test("no feature imports another feature or anything above its layer; only the app's composition root imports features")
+    @Test(
+        "no feature imports another feature or anything above its layer; only the app's composition root imports features"
+    )
     func packageRespectsBoundaries() throws {
         let violations = try Self.checker.violations(in: Self.sources)
         #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     }
 
-    @Test("the check catches a feature importing another feature, a server import, and a feature imported outside the composition root's file")
+    @Test(
+        "the check catches a feature importing another feature, a server import, and a feature imported outside the composition root's file"
+    )
     func checkerCatchesViolations() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("boundaries-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -19,7 +19,8 @@ struct ModuleRegistrationTests {
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: BazaarOutboxDeliverer(network: session.network))
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: session.network))
 
             let dependencies = Dependencies()
             #expect(throws: DependencyError.self) { try dependencies.validate() }

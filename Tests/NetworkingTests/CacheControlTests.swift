@@ -19,8 +19,10 @@ struct CacheControlTests {
 
     @Test(
         "a max-age that is not a non-negative decimal number is ignored",
-        arguments: ["max-age", "max-age=", "max-age=-1", "max-age=+5", "max-age=1.5", "max-age=ten",
-            "max-age=99999999999999999999999", "max-age=\""])
+        arguments: [
+            "max-age", "max-age=", "max-age=-1", "max-age=+5", "max-age=1.5", "max-age=ten",
+            "max-age=99999999999999999999999", "max-age=\"",
+        ])
     func invalidMaxAgeIsIgnored(header: String) {
         #expect(CacheControl(header).maxAge == nil)
     }

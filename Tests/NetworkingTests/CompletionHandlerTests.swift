@@ -21,7 +21,9 @@ struct CompletionHandlerTests {
     func deliversFailure() async throws {
         try await KitFixture.with { fixture in
             let result = await withCheckedContinuation { continuation in
-                fixture.client().send(Get<ExampleProduct>(path: "/products/missing")) { continuation.resume(returning: $0) }
+                fixture.client().send(Get<ExampleProduct>(path: "/products/missing")) {
+                    continuation.resume(returning: $0)
+                }
             }
             guard case .failure(let error) = result else {
                 Issue.record("expected a failure")

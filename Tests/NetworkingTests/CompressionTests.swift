@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Compressed answers and the default headers, on both transports", .timeLimit(.minutes(1)))
 struct CompressionTests {
-    @Test("a gzip or deflate body reaches the decoder inflated", arguments: TransportKind.allCases, ["gzip", "deflate"])
+    @Test(
+        "a gzip or deflate body reaches the decoder inflated", arguments: TransportKind.allCases, ["gzip", "deflate"])
     func compressedBodiesAreInflated(kind: TransportKind, encoding: String) async throws {
         try await KitFixture.with { fixture in
-            let product = try await fixture.client(transport: kind.transport).send(Get<ExampleProduct>(path: "/compressed/\(encoding)"))
+            let product = try await fixture.client(transport: kind.transport).send(
+                Get<ExampleProduct>(path: "/compressed/\(encoding)"))
             #expect(product.id == "p-1")
             #expect(product.title.hasPrefix("Road bike Road bike"))
         }
@@ -48,7 +50,9 @@ struct CompressionTests {
         }
     }
 
-    @Test("requests carry Accept-Encoding: gzip, deflate and User-Agent: Bazaar/<version>", arguments: TransportKind.allCases)
+    @Test(
+        "requests carry Accept-Encoding: gzip, deflate and User-Agent: Bazaar/<version>",
+        arguments: TransportKind.allCases)
     func defaultHeaders(kind: TransportKind) async throws {
         try await KitFixture.with { fixture in
             let echo = try await fixture.client(transport: kind.transport).send(Get<Echo>(path: "/echo"))
@@ -69,7 +73,8 @@ struct CompressionTests {
         }
     }
 
-    @Test("a client of the app's own that does not decompress is not asked for compression, and says so when it gets it")
+    @Test(
+        "a client of the app's own that does not decompress is not asked for compression, and says so when it gets it")
     func nonDecompressingClient() async throws {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = client.shutdown() }
@@ -78,7 +83,8 @@ struct CompressionTests {
             let echo = try await fixture.client(transport: transport).send(Get<Echo>(path: "/echo"))
             #expect(echo.headers["accept-encoding"] == nil)
             await #expect {
-                try await fixture.client(transport: transport, retry: .never).send(Get<ExampleProduct>(path: "/compressed/gzip"))
+                try await fixture.client(transport: transport, retry: .never).send(
+                    Get<ExampleProduct>(path: "/compressed/gzip"))
             } throws: { error in
                 guard case NetworkError.decompressionFailed(let reason) = error else { return false }
                 return reason.contains("not configured to decompress")

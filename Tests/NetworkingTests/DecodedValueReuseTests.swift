@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Networking
 
 /// Counts how often a ``CountedDecode`` or ``DecodedBox`` was decoded with the decoder carrying it.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Networking
 
 @Suite("HTTPCache against a real server")
@@ -91,9 +92,12 @@ struct HTTPCacheTests {
     func varySeparatesEntries() async throws {
         try await KitFixture.with { fixture in
             let client = fixture.client(cache: try cache())
-            let english = try await client.send(Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "en"]))
-            let french = try await client.send(Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "fr"]))
-            let englishAgain = try await client.send(Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "en"]))
+            let english = try await client.send(
+                Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "en"]))
+            let french = try await client.send(
+                Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "fr"]))
+            let englishAgain = try await client.send(
+                Get<[String: String]>(path: "/cache/vary/a", headers: ["Accept-Language": "en"]))
             #expect(english["language"] == "en" && french["language"] == "fr" && englishAgain["language"] == "en")
             #expect(fixture.hits.count("vary-a-en") == 1)
             #expect(fixture.hits.count("vary-a-fr") == 1)
@@ -105,7 +109,9 @@ struct HTTPCacheTests {
         try await KitFixture.with { fixture in
             let cache = try cache(memoryLimit: 25_000)
             let client = fixture.client(cache: cache)
-            func get(_ name: String) async throws { _ = try await client.send(Get<Data>(path: "/cache/sized/\(name)", query: ["bytes": 10_000])) }
+            func get(_ name: String) async throws {
+                _ = try await client.send(Get<Data>(path: "/cache/sized/\(name)", query: ["bytes": 10_000]))
+            }
             try await get("a")
             try await get("b")
             try await get("a")  // a is now the most recent; b the least
@@ -133,7 +139,8 @@ struct HTTPCacheTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bazaar-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await KitFixture.with { fixture in
-            _ = try await fixture.client(cache: try cache(folder: folder)).send(Get<Counted>(path: "/cache/max-age/disk"))
+            _ = try await fixture.client(cache: try cache(folder: folder)).send(
+                Get<Counted>(path: "/cache/max-age/disk"))
             let reopened = fixture.client(cache: try cache(folder: folder))
             let again = try await reopened.send(Get<Counted>(path: "/cache/max-age/disk"))
             #expect(again["version"] == 1)
@@ -174,7 +181,8 @@ struct HTTPCacheTests {
             alice.cachePartition = "alice"
             var bob = fixture.client(cache: cache)
             bob.cachePartition = "bob"
-            let a = try await alice.send(Get<[String: String]>(path: "/cache/user", headers: ["Authorization": "alice"]))
+            let a = try await alice.send(
+                Get<[String: String]>(path: "/cache/user", headers: ["Authorization": "alice"]))
             let b = try await bob.send(Get<[String: String]>(path: "/cache/user", headers: ["Authorization": "bob"]))
             #expect(a["user"] == "alice" && b["user"] == "bob")
         }
@@ -200,7 +208,8 @@ struct HTTPCacheTests {
             _ = try await client.send(Get<Counted>(path: "/cache/max-age/offline"))
             _ = try await client.send(Get<Counted>(path: "/cache/must-revalidate/offline"))
             clock.advance(by: .seconds(120))
-            let stale = try await client.send(Get<Counted>(path: "/cache/max-age/offline", cachePolicy: .returnCacheElseLoad))
+            let stale = try await client.send(
+                Get<Counted>(path: "/cache/max-age/offline", cachePolicy: .returnCacheElseLoad))
             let strict = try await client.send(
                 Get<Counted>(path: "/cache/must-revalidate/offline", cachePolicy: .returnCacheElseLoad))
             #expect(stale["version"] == 1 && fixture.hits.count("max-age-offline") == 1)
@@ -212,7 +221,8 @@ struct HTTPCacheTests {
     func varyMemoIsBounded() throws {
         let cache = try cache()
         for index in 0..<(HTTPCache.varyIndexLimit + 100) {
-            let request = TransportRequest(head: HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/items/\(index)"))
+            let request = TransportRequest(
+                head: HTTPRequest(method: .get, scheme: "http", authority: "example.test", path: "/items/\(index)"))
             guard case .miss = cache.lookup(request, partition: nil, policy: .useProtocol) else {
                 Issue.record("an empty cache found something for \(index)")
                 return

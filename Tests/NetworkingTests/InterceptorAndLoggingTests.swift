@@ -58,7 +58,8 @@ struct InterceptorAndLoggingTests {
             let client = APIClient(baseURL: fixture.baseURL, performer: performer)
             let request = Send<Data>(
                 path: "/tokens", method: .post,
-                parameters: .json(["password": "hunter2-secret", "refreshToken": "rt-secret"], query: ["token": "qs-secret"]),
+                parameters: .json(
+                    ["password": "hunter2-secret", "refreshToken": "rt-secret"], query: ["token": "qs-secret"]),
                 headers: ["Authorization": "Bearer at-secret", "Cookie": "sid=cookie-secret"])
             let answer = try await client.send(request)
             #expect(String(decoding: answer, as: UTF8.self).contains("at-resp-secret"), "the caller gets the real body")
@@ -67,7 +68,10 @@ struct InterceptorAndLoggingTests {
             #expect(text.contains(#""name":"ada""#), "trace logs keep what is not secret")
             #expect(text.contains("duration_ms="))
             #expect(text.contains("[REDACTED]"))
-            let secrets = ["hunter2-secret", "rt-secret", "qs-secret", "at-secret", "cookie-secret", "at-resp-secret", "rt-resp-secret"]
+            let secrets = [
+                "hunter2-secret", "rt-secret", "qs-secret", "at-secret", "cookie-secret", "at-resp-secret",
+                "rt-resp-secret",
+            ]
             for secret in secrets {
                 #expect(!text.contains(secret), "\(secret) leaked into the log")
             }

@@ -112,30 +112,61 @@ struct NetworkErrorTests {
         }
     }
 
-    @Test("each case reads exactly as written, with one full stop and the status's reason phrase", arguments: [
-        (NetworkError.noConnection(reason: "Connection refused."), "Could not connect to the server (Connection refused). Check that it is running and reachable."),
-        (.timedOut, "The server did not answer in time."),
-        (.cancelled, "The request was cancelled."),
-        (.responseTooLarge(limit: 10), "The response was larger than the 10 bytes this client accepts."),
-        (.sessionExpired, "Your session has ended. Please sign in again."),
-        (.decompressionFailed(reason: "it inflates more than 100 times its size."),
-         "The compressed response could not be decoded: it inflates more than 100 times its size."),
-        (.requestBuildFailed(.invalidPath("/x?")), "The request could not be built: the path \"/x?\" cannot be joined to the base URL."),
-        (.transport(reason: "connection reset."), "The request failed: connection reset."),
-        (.decodingFailed(DecodingFailure(type: "User", path: "", reason: "The given data was not valid JSON.")),
-         "The response could not be read as User: The given data was not valid JSON."),
-        (.decodingFailed(DecodingFailure(type: "User", path: "name", reason: "the field is missing")),
-         "The response could not be read as User at name: the field is missing."),
-        (.httpStatus(HTTPStatusFailure(status: HTTPResponse.Status(code: 404), headerFields: [:], body: Data(), serverError: nil)),
-         "The server answered 404 Not Found."),
-        (.httpStatus(HTTPStatusFailure(status: HTTPResponse.Status(code: 503, reasonPhrase: "Busy"), headerFields: [:], body: Data(), serverError: nil)),
-         "The server answered 503 Busy."),
-        (.httpStatus(HTTPStatusFailure(status: HTTPResponse.Status(code: 599), headerFields: [:], body: Data(), serverError: nil)),
-         "The server answered 599."),
-        (.httpStatus(HTTPStatusFailure(
-            status: .notFound, headerFields: [:], body: Data(), serverError: ServerError(code: "not_found", message: "No such thing."))),
-         "No such thing (HTTP 404, not_found)."),
-    ])
+    @Test(
+        "each case reads exactly as written, with one full stop and the status's reason phrase",
+        arguments: [
+            (
+                NetworkError.noConnection(reason: "Connection refused."),
+                "Could not connect to the server (Connection refused). Check that it is running and reachable."
+            ),
+            (.timedOut, "The server did not answer in time."),
+            (.cancelled, "The request was cancelled."),
+            (.responseTooLarge(limit: 10), "The response was larger than the 10 bytes this client accepts."),
+            (.sessionExpired, "Your session has ended. Please sign in again."),
+            (
+                .decompressionFailed(reason: "it inflates more than 100 times its size."),
+                "The compressed response could not be decoded: it inflates more than 100 times its size."
+            ),
+            (
+                .requestBuildFailed(.invalidPath("/x?")),
+                "The request could not be built: the path \"/x?\" cannot be joined to the base URL."
+            ),
+            (.transport(reason: "connection reset."), "The request failed: connection reset."),
+            (
+                .decodingFailed(DecodingFailure(type: "User", path: "", reason: "The given data was not valid JSON.")),
+                "The response could not be read as User: The given data was not valid JSON."
+            ),
+            (
+                .decodingFailed(DecodingFailure(type: "User", path: "name", reason: "the field is missing")),
+                "The response could not be read as User at name: the field is missing."
+            ),
+            (
+                .httpStatus(
+                    HTTPStatusFailure(
+                        status: HTTPResponse.Status(code: 404), headerFields: [:], body: Data(), serverError: nil)),
+                "The server answered 404 Not Found."
+            ),
+            (
+                .httpStatus(
+                    HTTPStatusFailure(
+                        status: HTTPResponse.Status(code: 503, reasonPhrase: "Busy"), headerFields: [:], body: Data(),
+                        serverError: nil)),
+                "The server answered 503 Busy."
+            ),
+            (
+                .httpStatus(
+                    HTTPStatusFailure(
+                        status: HTTPResponse.Status(code: 599), headerFields: [:], body: Data(), serverError: nil)),
+                "The server answered 599."
+            ),
+            (
+                .httpStatus(
+                    HTTPStatusFailure(
+                        status: .notFound, headerFields: [:], body: Data(),
+                        serverError: ServerError(code: "not_found", message: "No such thing."))),
+                "No such thing (HTTP 404, not_found)."
+            ),
+        ])
     func exactTexts(error: NetworkError, text: String) {
         #expect(error.description == text)
         #expect(error.localizedDescription == text)

@@ -11,7 +11,11 @@ final class CountingAuthorizer: RequestAuthorizer {
     var count: Int { asked.withLock { $0 } }
 
     func authorization() async throws(NetworkError) -> String {
-        "Bearer \(asked.withLock { $0 += 1; return $0 })"
+        let count = asked.withLock { asked in
+            asked += 1
+            return asked
+        }
+        return "Bearer \(count)"
     }
 
     func authorization(replacing rejected: String) async throws(NetworkError) -> String {

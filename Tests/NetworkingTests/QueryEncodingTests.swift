@@ -27,13 +27,16 @@ struct QueryEncodingTests {
         #expect(query.percentEncoded() == "tag%5B%5D=x%20y&tag%5B%5D=z")
     }
 
-    @Test("parsing an encoded query gives back the same pairs", arguments: [
-        "plain", "a+b", "a&b=c", "100% sure", "emoji 👍🏽 ok", "ünïcödé", "", "=&?#/",
-    ])
+    @Test(
+        "parsing an encoded query gives back the same pairs",
+        arguments: [
+            "plain", "a+b", "a&b=c", "100% sure", "emoji 👍🏽 ok", "ünïcödé", "", "=&?#/",
+        ])
     func roundTripThroughParser(value: String) throws {
         let query: QueryParameters = ["v": value, "list": [value, "second"]]
         for spaces in [PercentEncoding.SpaceStyle.percent, .plus] {
-            let parsed = try #require(QueryParameters(percentEncoded: query.percentEncoded(spaces: spaces), spaces: spaces))
+            let parsed = try #require(
+                QueryParameters(percentEncoded: query.percentEncoded(spaces: spaces), spaces: spaces))
             #expect(parsed == query)
         }
     }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import TestSupport
 import Testing
+
 @testable import Networking
 
 @Suite("Retry")
@@ -20,7 +21,8 @@ struct RetryTests {
     func neverRetriesUnkeyedPost() async throws {
         try await KitFixture.with { fixture in
             await #expect(throws: NetworkError.self) {
-                try await fixture.client().send(Send<Counted>(path: "/flaky/post", method: .post, parameters: .json(["a": 1])))
+                try await fixture.client().send(
+                    Send<Counted>(path: "/flaky/post", method: .post, parameters: .json(["a": 1])))
             }
             #expect(fixture.hits.count("flaky-post") == 1)
         }
@@ -42,7 +44,8 @@ struct RetryTests {
         try await KitFixture.with { fixture in
             for status in [400, 401, 404] {
                 await #expect(throws: NetworkError.self) {
-                    try await fixture.client().send(Get<Counted>(path: "/flaky/permanent\(status)", query: ["status": status]))
+                    try await fixture.client().send(
+                        Get<Counted>(path: "/flaky/permanent\(status)", query: ["status": status]))
                 }
                 #expect(fixture.hits.count("flaky-permanent\(status)") == 1)
             }
@@ -133,7 +136,6 @@ struct RetryTests {
         #expect(RetryAfter.parse("-5", now: now) == nil)
     }
 }
-
 
 /// A transport that counts what passes through it to a real one.
 struct CountingTransport: HTTPTransport {

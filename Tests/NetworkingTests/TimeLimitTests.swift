@@ -12,7 +12,8 @@ struct TimeLimitTests {
         if case NetworkError.timedOut = error { true } else { false }
     }
 
-    static let threeQuickAttempts = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(20), jitter: false)
+    static let threeQuickAttempts = RetryPolicy(
+        maxAttempts: 3, baseDelay: .milliseconds(20), maxDelay: .milliseconds(20), jitter: false)
 
     /// A client whose transport counts the attempts it is asked to make. Attempts are counted
     /// there, not by the server: an attempt cut at its timeout may never reach a busy in-process
@@ -28,7 +29,9 @@ struct TimeLimitTests {
         try await KitFixture.with { fixture in
             let attempts = Counter()
             let client = Self.countingClient(fixture, attempts: attempts)
-            await #expect { try await client.send(Get<Data>(path: "/stall", query: ["ms": 2000])) } throws: { Self.isTimedOut($0) }
+            await #expect { try await client.send(Get<Data>(path: "/stall", query: ["ms": 2000])) } throws: {
+                Self.isTimedOut($0)
+            }
             #expect(attempts.value == 3)
         }
     }
@@ -61,7 +64,8 @@ struct TimeLimitTests {
         try await KitFixture.with { fixture in
             let client = fixture.client(retry: RetryPolicy(maxAttempts: 3, maxTotalDelay: .seconds(120)))
             let request = Get<Data>(
-                path: "/flaky/deadline-wait", query: ["failures": 2, "status": 503, "retryAfter": "90"], deadline: .seconds(20))
+                path: "/flaky/deadline-wait", query: ["failures": 2, "status": 503, "retryAfter": "90"],
+                deadline: .seconds(20))
             let started = ContinuousClock.now
             await #expect {
                 try await client.send(request)

@@ -122,9 +122,11 @@ struct TokenRefreshCoordinatorTests {
         #expect(await coordinator.hasEnded)
     }
 
-    @Test("a network failure, 429 or 5xx during refresh is not a logout", arguments: [
-        NetworkError.noConnection(reason: "refused"), httpFailure(429), httpFailure(503),
-    ])
+    @Test(
+        "a network failure, 429 or 5xx during refresh is not a logout",
+        arguments: [
+            NetworkError.noConnection(reason: "refused"), httpFailure(429), httpFailure(503),
+        ])
     func transientRefreshFailureKeepsSession(failure: NetworkError) async throws {
         let refresher = ScriptedRefresher()
         refresher.answer(with: .fail(failure))
@@ -172,8 +174,10 @@ struct TokenRefreshCoordinatorTests {
 
     @Test("a store refusal reads as a sentence that says what happens next")
     func tokenSaveFailureText() {
-        #expect(TokenSaveFailure(reason: "disk full.").description
-            == "Your renewed sign-in could not be saved (disk full), so the next start will ask you to sign in again.")
+        #expect(
+            TokenSaveFailure(reason: "disk full.").description
+                == "Your renewed sign-in could not be saved (disk full), so the next start will ask you to sign in again."
+        )
     }
 
     @Test("tokens never appear in descriptions")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import Networking
 
 /// The token-refresh rules, event by event: no network, no store, no clock, no sleep.
@@ -31,7 +32,8 @@ struct TokenRefreshCoreTests {
 
     static let rows: [Row] = [
         Row(
-            name: "fresh tokens are used as they are", steps: [(.tokensNeeded(now: t0), [.answer(first)])], phase: .active(first)),
+            name: "fresh tokens are used as they are", steps: [(.tokensNeeded(now: t0), [.answer(first)])],
+            phase: .active(first)),
         Row(
             name: "tokens within the margin are refreshed before use; a second caller joins the same refresh",
             steps: [
@@ -70,7 +72,8 @@ struct TokenRefreshCoreTests {
             ],
             phase: .active(first)),
         Row(
-            name: "tokens the store refused stay in use, are saved again before the next use, and are reported until saved",
+            name:
+                "tokens the store refused stay in use, are saved again before the next use, and are reported until saved",
             steps: [
                 (.rejected(authorization: "Bearer a1"), [.startRefresh(refreshToken: "r1")]),
                 (.refreshed(second), [.save(second), .answer(second)]),
@@ -99,7 +102,8 @@ struct TokenRefreshCoreTests {
             ],
             phase: .ended),
         Row(
-            name: "signing out does not report a refused session", steps: [(.invalidated, [.clearStore])], phase: .ended),
+            name: "signing out does not report a refused session", steps: [(.invalidated, [.clearStore])], phase: .ended
+        ),
     ]
 
     @Test(arguments: rows)

@@ -94,7 +94,8 @@ struct TransportTests {
         try await KitFixture.with { fixture in
             let log = ProgressLog()
             let payload = Data(repeating: 7, count: 1_000_000)
-            let request = Send<[String: Int]>(path: "/upload", method: .post, parameters: .raw(payload, mediaType: .jpeg))
+            let request = Send<[String: Int]>(
+                path: "/upload", method: .post, parameters: .raw(payload, mediaType: .jpeg))
             let answer = try await fixture.client(transport: kind.transport).send(request, progress: log.record)
             #expect(answer["bytes"] == payload.count)
             let uploads = log.all.filter { $0.direction == .upload }

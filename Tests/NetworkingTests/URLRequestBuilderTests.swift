@@ -24,7 +24,9 @@ struct URLRequestBuilderTests {
         #expect(request.head.scheme == "https")
         #expect(request.head.authority == "api.example.com:8443")
         #expect(request.head.path == "/api/v1/products/a%20b?query=red%20shoes&limit=5")
-        #expect(request.url?.absoluteString == "https://api.example.com:8443/api/v1/products/a%20b?query=red%20shoes&limit=5")
+        #expect(
+            request.url?.absoluteString
+                == "https://api.example.com:8443/api/v1/products/a%20b?query=red%20shoes&limit=5")
         #expect(request.head.method == .get)
         #expect(request.head.headerFields[.accept] == "application/json")
         #expect(request.body == nil)
@@ -121,7 +123,8 @@ struct URLRequestBuilderTests {
         #expect(request.timeoutInterval == 12)
         #expect(request.value(forHTTPHeaderField: "X-Trace") == "7")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=B")
-        #expect(request.httpBody == Data("--B\r\nContent-Disposition: form-data; name=\"k\"\r\n\r\nv\r\n--B--\r\n".utf8))
+        #expect(
+            request.httpBody == Data("--B\r\nContent-Disposition: form-data; name=\"k\"\r\n\r\nv\r\n--B--\r\n".utf8))
     }
 
     @Test("a URLRequest with a file part reads the file into its body")

@@ -11,11 +11,13 @@ import Testing
 struct NotificationsLogicTests {
     /// Registers a seller who receives `count` messages from a buyer; returns the seller's session.
     static func sellerWithMessages(_ count: Int, fixture: SessionFixture) async throws -> UserSession {
-        let seller = try await fixture.starter().register(username: "sella", password: "password123", displayName: "Sella")
+        let seller = try await fixture.starter().register(
+            username: "sella", password: "password123", displayName: "Sella")
         let buyer = try await fixture.raw.register("buyer")
         let conversation = try await fixture.raw.startConversation(with: seller.userID, token: buyer.tokens.accessToken)
         for index in 1...count {
-            _ = try await fixture.raw.sendMessage("Is it still for sale? (\(index))", in: conversation.id, token: buyer.tokens.accessToken)
+            _ = try await fixture.raw.sendMessage(
+                "Is it still for sale? (\(index))", in: conversation.id, token: buyer.tokens.accessToken)
         }
         return seller
     }
@@ -57,7 +59,8 @@ struct NotificationsLogicTests {
     @Test("an ended session fails as signed out")
     func sessionEnded() async throws {
         try await SessionFixture.with { fixture in
-            let seller = try await fixture.starter().register(username: "gone", password: "password123", displayName: "Gone")
+            let seller = try await fixture.starter().register(
+                username: "gone", password: "password123", displayName: "Gone")
             await seller.logout()
             let state = await NotificationsLogicController(network: seller.network).send(.load)
             #expect(state.error?.kind == .signedOut)

@@ -63,7 +63,8 @@ struct ProductsLogicTests {
             let starter = fixture.starter()
             let session = try await starter.register(username: "uma", password: "password123", displayName: "Uma")
             let module = ProductsModule(network: starter.publicNetwork, session: session)
-            let sold = await module.sellScreen().logic.send(.sell(SellDraft(title: "Desk", description: "Oak", price: "45")))
+            let sold = await module.sellScreen().logic.send(
+                .sell(SellDraft(title: "Desk", description: "Oak", price: "45")))
             #expect(sold.content?.listed?.title == "Desk")
             #expect(sold.content?.listed?.priceCents == 4500)
             #expect(sold.content?.listed?.sellerId == session.userID)
@@ -92,7 +93,9 @@ struct CompletionHandlerFormTests {
         try await SessionFixture.with { fixture in
             let seller = try await fixture.raw.register("vic")
             let product = try await fixture.raw.createProduct("Rug", token: seller.tokens.accessToken)
-            let logic = ProductsModule(network: fixture.starter().publicNetwork, session: nil).productScreen(id: product.id).logic
+            let logic = ProductsModule(network: fixture.starter().publicNetwork, session: nil).productScreen(
+                id: product.id
+            ).logic
             let state = await withCheckedContinuation { continuation in
                 logic.send(.load) { continuation.resume(returning: $0) }
             }

@@ -19,14 +19,17 @@ struct ProfileLogicControllerTests {
     @Test("load shows the cached user first, then the server's")
     func loadCachedThenFresh() async throws {
         try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "ada", password: "password123", displayName: "Ada")
+            let session = try await fixture.starter().register(
+                username: "ada", password: "password123", displayName: "Ada")
             // Ada renames herself on another device: this one's cached user is stale.
             let otherDevice = try await fixture.starter().login(username: "ada", password: "password123")
             try await otherDevice.user.rename(to: "Ada L.")
             let (final, seen) = await StateRecorder.record(Self.screen(session).logic, .load)
             #expect(seen.count == 3, "loading, the cached user, the fresh one: \(seen)")
             #expect(seen.first == .loading)
-            #expect(seen.dropFirst().first == .presenting(ProfileContent(user: try #require(seen[1].user), isRefreshing: true)))
+            #expect(
+                seen.dropFirst().first
+                    == .presenting(ProfileContent(user: try #require(seen[1].user), isRefreshing: true)))
             #expect(seen.dropFirst().first?.user?.displayName == "Ada")
             #expect(final.user?.displayName == "Ada L.")
             #expect(seen.last == final)
@@ -36,7 +39,8 @@ struct ProfileLogicControllerTests {
     @Test("renaming presents the new name; an empty name fails with the server's reason")
     func rename() async throws {
         try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "bea", password: "password123", displayName: "Bea")
+            let session = try await fixture.starter().register(
+                username: "bea", password: "password123", displayName: "Bea")
             let logic = Self.screen(session).logic
             let renamed = await logic.send(.changeDisplayName("Beatrice"))
             #expect(renamed.user?.displayName == "Beatrice")
@@ -53,7 +57,8 @@ struct ProfileLogicControllerTests {
     @Test("a photo upload reports progress up to 100% and presents the user with a photo URL")
     func photoUpload() async throws {
         try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "cal", password: "password123", displayName: "Cal")
+            let session = try await fixture.starter().register(
+                username: "cal", password: "password123", displayName: "Cal")
             let (state, seen) = await StateRecorder.record(Self.screen(session).logic, .changePhoto(Self.png, .png))
             let progress = seen.compactMap { $0.content?.uploadProgress }
             #expect(state.user?.photoURL != nil)
@@ -70,7 +75,8 @@ struct ProfileLogicControllerTests {
     @Test("logout moves to signedOut; a later load fails as signed out")
     func logout() async throws {
         try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "dot", password: "password123", displayName: "Dot")
+            let session = try await fixture.starter().register(
+                username: "dot", password: "password123", displayName: "Dot")
             let logic = Self.screen(session).logic
             #expect(await logic.send(.logout) == .signedOut)
             #expect(await logic.send(.load) == .signedOut)

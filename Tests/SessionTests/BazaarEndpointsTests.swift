@@ -17,7 +17,9 @@ struct BazaarEndpointsTests {
         }
         let body = UpdateProfileRequest()
         let entries: [(String, String, Bool)] = [
-            open(BazaarEndpoints.register(RegisterRequest(username: "a", password: "b", displayName: "c")), "/v1/auth/register"),
+            open(
+                BazaarEndpoints.register(RegisterRequest(username: "a", password: "b", displayName: "c")),
+                "/v1/auth/register"),
             open(BazaarEndpoints.login(LoginRequest(username: "a", password: "b")), "/v1/auth/login"),
             open(BazaarEndpoints.refresh("r"), "/v1/auth/refresh"),
             closed(BazaarEndpoints.logout, "/v1/auth/logout"),
@@ -28,19 +30,28 @@ struct BazaarEndpointsTests {
             open(BazaarEndpoints.userPhoto(id: "u"), "/v1/users/{id}/photo"),
             open(BazaarEndpoints.products(), "/v1/products"),
             open(BazaarEndpoints.product(id: "p"), "/v1/products/{id}"),
-            closed(BazaarEndpoints.createProduct(CreateProductRequest(title: "t", description: "d", priceCents: 1, currency: "EUR")), "/v1/products"),
-            closed(BazaarEndpoints.addProductPhoto(productId: "p", image: Data(), mediaType: .jpeg), "/v1/products/{id}/photos"),
+            closed(
+                BazaarEndpoints.createProduct(
+                    CreateProductRequest(title: "t", description: "d", priceCents: 1, currency: "EUR")), "/v1/products"),
+            closed(
+                BazaarEndpoints.addProductPhoto(productId: "p", image: Data(), mediaType: .jpeg),
+                "/v1/products/{id}/photos"),
             closed(BazaarEndpoints.reorderProductPhotos(productId: "p", photoIds: []), "/v1/products/{id}/photos"),
             open(BazaarEndpoints.productPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),
-            closed(BazaarEndpoints.removeProductPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),
+            closed(
+                BazaarEndpoints.removeProductPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),
             closed(BazaarEndpoints.conversations(), "/v1/conversations"),
             closed(BazaarEndpoints.startConversation(StartConversationRequest(userId: "u")), "/v1/conversations"),
             closed(BazaarEndpoints.conversation(id: "c"), "/v1/conversations/{id}"),
             closed(BazaarEndpoints.messages(conversationID: "c"), "/v1/conversations/{id}/messages"),
-            closed(BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"), "/v1/conversations/{id}/messages"),
+            closed(
+                BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"),
+                "/v1/conversations/{id}/messages"),
             closed(BazaarEndpoints.markRead(conversationID: "c", upTo: "m"), "/v1/conversations/{id}/read"),
             closed(BazaarEndpoints.notifications(), "/v1/notifications"),
-            closed(BazaarEndpoints.markNotificationsRead(MarkNotificationsReadRequest(all: true)), "/v1/notifications/read"),
+            closed(
+                BazaarEndpoints.markNotificationsRead(MarkNotificationsReadRequest(all: true)), "/v1/notifications/read"
+            ),
             open(BazaarEndpoints.health, "/health"),
             open(BazaarEndpoints.metrics, "/metrics"),
         ]

@@ -67,7 +67,8 @@ struct TokenSecrecyTests {
             var performer = NetworkRequestPerformer(cache: fixture.cache, logger: capture.logger())
             performer.timeout = .seconds(10)
             let starter = SessionStarter(
-                client: .bazaar(baseURL: fixture.baseURL, performer: performer), tokenStore: FileTokenStore(url: fixture.tokenFile),
+                client: .bazaar(baseURL: fixture.baseURL, performer: performer),
+                tokenStore: FileTokenStore(url: fixture.tokenFile),
                 now: { clock.now() })
             _ = try await fixture.raw.register("finn")
             let session = try await starter.login(username: "finn", password: "password123")
@@ -78,7 +79,9 @@ struct TokenSecrecyTests {
             await session.logout()
             let text = capture.all.joined(separator: "\n")
             #expect(text.contains("POST /v1/auth/refresh → 200"))
-            for secret in [original.accessToken, original.refreshToken, rotated.accessToken, rotated.refreshToken, "password123"] {
+            for secret in [
+                original.accessToken, original.refreshToken, rotated.accessToken, rotated.refreshToken, "password123",
+            ] {
                 #expect(!text.contains(secret), "a secret reached the log")
             }
             #expect(!"\(rotated)".contains(rotated.accessToken))

@@ -37,7 +37,8 @@ struct RefreshOverHTTP: TokenRefresher {
 
     func refresh(using refreshToken: String) async throws(NetworkError) -> AuthTokens {
         try await publicAPI.request(
-            NonAuthenticatedEndpoint<AuthTokens>(.post, "/v1/auth/refresh", parameters: .json(["refreshToken": refreshToken])))
+            NonAuthenticatedEndpoint<AuthTokens>(
+                .post, "/v1/auth/refresh", parameters: .json(["refreshToken": refreshToken])))
     }
 }
 
@@ -69,7 +70,8 @@ struct DocumentationExampleTests {
             let userID = registered.user.id
             // Expired on purpose, so the first request refreshes through RefreshOverHTTP.
             let tokens = AuthTokens(
-                accessToken: registered.tokens.accessToken, refreshToken: registered.tokens.refreshToken, expiresAt: Date() - 1)
+                accessToken: registered.tokens.accessToken, refreshToken: registered.tokens.refreshToken,
+                expiresAt: Date() - 1)
 
             let publicAPI = NonAuthenticatedNetworkController(client: client)
             let catalogue = try await publicAPI.request(NonAuthenticatedEndpoint<ProductPage>(.get, "/v1/products"))
@@ -94,7 +96,7 @@ struct DocumentationExampleTests {
 
             let cache = try HTTPCache(folder: cacheFolder)
             let client = APIClient(baseURL: serverURL, performer: NetworkRequestPerformer(cache: cache))
-            let first = try await client.send(SearchProducts(text: "lamp"))   // from the server, stored
+            let first = try await client.send(SearchProducts(text: "lamp"))  // from the server, stored
             let second = try await client.send(SearchProducts(text: "lamp"))  // fresh: from the cache
             #expect(first.items.isEmpty && second.items.isEmpty)
         }

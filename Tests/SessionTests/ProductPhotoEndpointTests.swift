@@ -15,24 +15,30 @@ struct ProductPhotoEndpointTests {
             let session = try await fixture.starter().login(username: "pia", password: "password123")
             let network = session.network
             let product = try await network.request(
-                BazaarEndpoints.createProduct(CreateProductRequest(title: "Desk", description: "", priceCents: 900, currency: "EUR")))
+                BazaarEndpoints.createProduct(
+                    CreateProductRequest(title: "Desk", description: "", priceCents: 900, currency: "EUR")))
             let image = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 9, count: 1_500_000))
             let fractions = Mutex<[Double]>([])
             let first = try await network.request(
                 BazaarEndpoints.addProductPhoto(productId: product.id, image: image, mediaType: .jpeg),
                 progress: { report in
-                    if report.direction == .upload, let fraction = report.fractionCompleted { fractions.withLock { $0.append(fraction) } }
+                    if report.direction == .upload, let fraction = report.fractionCompleted {
+                        fractions.withLock { $0.append(fraction) }
+                    }
                 })
             let seen = fractions.withLock { $0 }
             #expect(seen.count > 1, "progress along the way, not only at the end")
             #expect(seen.last == 1)
             let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-            let both = try await network.request(BazaarEndpoints.addProductPhoto(productId: product.id, image: png, mediaType: .png))
+            let both = try await network.request(
+                BazaarEndpoints.addProductPhoto(productId: product.id, image: png, mediaType: .png))
             #expect(both.photoURLs.count == 2 && both.photoURLs[0] == first.photoURLs[0])
             let ids = both.photoURLs.map { String($0.split(separator: "/").last ?? "") }
-            let reordered = try await network.request(BazaarEndpoints.reorderProductPhotos(productId: product.id, photoIds: ids.reversed()))
+            let reordered = try await network.request(
+                BazaarEndpoints.reorderProductPhotos(productId: product.id, photoIds: ids.reversed()))
             #expect(reordered.photoURLs == both.photoURLs.reversed())
-            let removed = try await network.request(BazaarEndpoints.removeProductPhoto(productId: product.id, photoId: ids[1]))
+            let removed = try await network.request(
+                BazaarEndpoints.removeProductPhoto(productId: product.id, photoId: ids[1]))
             #expect(removed.photoURLs == [first.photoURLs[0]])
             let fetched = try await fixture.raw.get(removed.photoURLs[0])
             #expect(fetched.body == image)

@@ -14,13 +14,16 @@ enum FlakyAuthServer {
         router.get("/v1/users/me") { _, _ -> Response in
             Response(
                 status: .unauthorized, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"code":"token_expired","message":"The access token has expired."}}"#)))
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: #"{"error":{"code":"token_expired","message":"The access token has expired."}}"#)))
         }
         router.post("/v1/auth/refresh") { _, _ -> Response in
             refreshHits.increment()
             return Response(
                 status: .init(code: refreshStatus), headers: [.contentType: "application/json", .retryAfter: "5"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"error":{"code":"unavailable","message":"Try again later."}}"#)))
+                body: .init(
+                    byteBuffer: ByteBuffer(string: #"{"error":{"code":"unavailable","message":"Try again later."}}"#)))
         }
         return router
     }
@@ -28,14 +31,17 @@ enum FlakyAuthServer {
 
 @Suite("A failing refresh that is not a refusal")
 struct RefreshFailureTests {
-    @Test("a 429 or 5xx answer to the refresh call keeps the session and its stored tokens", arguments: [429, 500, 503])
+    @Test(
+        "a 429 or 5xx answer to the refresh call keeps the session and its stored tokens", arguments: [429, 500, 503])
     func transientRefreshFailureKeepsSession(status: Int) async throws {
         let hits = Counter()
         try await TestServer.withRouter(FlakyAuthServer.router(refreshStatus: status, refreshHits: hits)) { url in
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let store = FileTokenStore(url: folder.appendingPathComponent("tokens.json"))
-            let tokens = AuthTokens(accessToken: "old", refreshToken: "r1", expiresAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 600).rounded()))
+            let tokens = AuthTokens(
+                accessToken: "old", refreshToken: "r1",
+                expiresAt: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 600).rounded()))
             try await store.save(tokens)
             let ended = Counter()
             let starter = SessionStarter(

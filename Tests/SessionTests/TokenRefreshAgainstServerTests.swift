@@ -107,7 +107,8 @@ struct TokenRefreshAgainstServerTests {
     func restoreResumesSession() async throws {
         let clock = TestClock()
         try await SessionFixture.with(serverClock: clock) { fixture in
-            _ = try await fixture.starter(clock: clock).register(username: "dee", password: "password123", displayName: "Dee")
+            _ = try await fixture.starter(clock: clock).register(
+                username: "dee", password: "password123", displayName: "Dee")
             clock.advance(by: .seconds(121))
             let restored = try #require(try await fixture.starter(clock: clock).restore())
             #expect(await restored.user.user.username == "dee")

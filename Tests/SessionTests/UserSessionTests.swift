@@ -38,7 +38,8 @@ struct UserSessionTests {
     @Test("rename updates the server and the local user at once; sync reads the server")
     func renameAndSync() async throws {
         try await SessionFixture.with { fixture in
-            let session = try await fixture.starter().register(username: "gus", password: "password123", displayName: "Gus")
+            let session = try await fixture.starter().register(
+                username: "gus", password: "password123", displayName: "Gus")
             try await session.user.rename(to: "Gustav")
             #expect(await session.user.user.displayName == "Gustav")
             let fromServer = try await fixture.raw.get("/v1/users/\(session.userID)").decode(User.self)

@@ -65,8 +65,10 @@ struct TextWidthTests {
 struct PrimitivesTests {
     @Test("fields align their values and wrap long ones at the width")
     func fields() {
-        let lines = FieldList([("Title", "Road bike"), ("Description", "one two three four five six seven"), ("Bio", nil)])
-            .render(width: 30).map(\.description)
+        let lines = FieldList([
+            ("Title", "Road bike"), ("Description", "one two three four five six seven"), ("Bio", nil),
+        ])
+        .render(width: 30).map(\.description)
         #expect(lines[0] == "Title        Road bike")
         #expect(lines[1].hasPrefix("Description  one two"))
         #expect(lines.count == 4, "the description wraps over three lines: \(lines)")

@@ -6,7 +6,8 @@ import Testing
 struct TerminalCapabilitiesTests {
     @Test("a terminal gets colour, animation and its width")
     func terminalGetsColour() {
-        let capabilities = TerminalCapabilities.detect(noColorFlag: false, environment: [:], isTerminal: true, terminalWidth: 100)
+        let capabilities = TerminalCapabilities.detect(
+            noColorFlag: false, environment: [:], isTerminal: true, terminalWidth: 100)
         #expect(capabilities == TerminalCapabilities(colors: true, animates: true, width: 100))
     }
 
@@ -30,7 +31,9 @@ struct TerminalCapabilitiesTests {
 
     @Test("output that is not a terminal is plain and has no width limit unless COLUMNS says")
     func pipesArePlain() {
-        #expect(TerminalCapabilities.detect(noColorFlag: false, environment: [:], isTerminal: false, terminalWidth: nil) == .plain)
+        #expect(
+            TerminalCapabilities.detect(noColorFlag: false, environment: [:], isTerminal: false, terminalWidth: nil)
+                == .plain)
         let narrowed = TerminalCapabilities.detect(
             noColorFlag: false, environment: ["COLUMNS": "40"], isTerminal: false, terminalWidth: nil)
         #expect(narrowed.width == 40)

@@ -21,9 +21,12 @@ struct BrowserInputTests {
     func multipart() throws {
         let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x00, 0xFF, 0x0D, 0x0A])
         var body = Data("--XyZ\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\nvalue\r\n".utf8)
-        body += Data("--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+        body += Data(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n"
+                .utf8)
         body += bytes + Data("\r\n--XyZ--\r\n".utf8)
-        let file = try #require(MultipartFile(field: "photo", in: body, contentType: "multipart/form-data; boundary=XyZ"))
+        let file = try #require(
+            MultipartFile(field: "photo", in: body, contentType: "multipart/form-data; boundary=XyZ"))
         #expect(file.bytes == bytes)
         #expect(MultipartFile(field: "nothing", in: body, contentType: "multipart/form-data; boundary=XyZ") == nil)
         #expect(MultipartFile(field: "photo", in: body, contentType: "application/x-www-form-urlencoded") == nil)
@@ -53,15 +56,20 @@ struct PageRendererTests {
         let renderer = try PageRenderer()
         let nav = NavigationView(user: nil, csrf: Self.hostile)
         let content = ProductListContent(
-            products: [Product(
-                id: Self.hostile, sellerId: "s", title: Self.hostile, description: "", priceCents: 100, currency: "EUR",
-                createdAt: Date(timeIntervalSince1970: 0))],
+            products: [
+                Product(
+                    id: Self.hostile, sellerId: "s", title: Self.hostile, description: "", priceCents: 100,
+                    currency: "EUR",
+                    createdAt: Date(timeIntervalSince1970: 0))
+            ],
             query: Self.hostile, hasMore: true)
         let html = renderer.render(ProductListView(content: content, pages: 1, nav: nav), "products")
         #expect(!html.contains("<script>alert"))
         #expect(!html.contains("\" onmouseover"))
         #expect(html.contains("&quot; onmouseover=&quot;alert(1)&quot;"))
-        #expect(html.contains("value=\"&quot; onmouseover"), "the search box and the form token are escaped inside attributes")
+        #expect(
+            html.contains("value=\"&quot; onmouseover"),
+            "the search box and the form token are escaped inside attributes")
     }
 
     @Test("the search form keeps what was typed, marks the chosen order, and shows each error beside its field")
@@ -72,7 +80,8 @@ struct PageRendererTests {
         form.minPrice = "ten"
         form.sort = "price_desc"
         form.errors = ["min": "Enter a price like 20 or 4.50."]
-        let html = renderer.render(ProductListView(form: form, content: nil, pages: 1, nav: NavigationView(user: nil, csrf: "t")), "products")
+        let html = renderer.render(
+            ProductListView(form: form, content: nil, pages: 1, nav: NavigationView(user: nil, csrf: "t")), "products")
         #expect(html.contains("<p id=\"min-price-error\" class=\"field-error\">Enter a price like 20 or 4.50.</p>"))
         #expect(html.contains("value=\"ten\" aria-invalid=\"true\" aria-describedby=\"min-price-error\""))
         #expect(html.contains("<option value=\"price_desc\" selected>Price: high to low</option>"))
@@ -86,28 +95,42 @@ struct PageRendererTests {
         let renderer = try PageRenderer()
         let server = try #require(URL(string: "http://127.0.0.1:8080"))
         let product = Product(
-            id: "p1", sellerId: "s1", title: "Desk", description: "", priceCents: 100, currency: "EUR", createdAt: Date(timeIntervalSince1970: 0),
+            id: "p1", sellerId: "s1", title: "Desk", description: "", priceCents: 100, currency: "EUR",
+            createdAt: Date(timeIntervalSince1970: 0),
             photoURLs: ["/v1/products/p1/photos/a", "/v1/products/p1/photos/b"])
         let nav = NavigationView(user: nil, csrf: "t")
         let list = renderer.render(
-            ProductListView(form: ProductSearchForm(), content: ProductListContent(products: [product], query: nil, hasMore: false), pages: 1,
+            ProductListView(
+                form: ProductSearchForm(), content: ProductListContent(products: [product], query: nil, hasMore: false),
+                pages: 1,
                 nav: nav, server: server), "products")
-        #expect(list.contains(#"<img class="cover" src="http://127.0.0.1:8080/v1/products/p1/photos/a" alt="" loading="lazy""#))
-        let seller = User(id: "s1", username: "sue", displayName: "Sue", bio: nil, photoURL: nil, createdAt: Date(timeIntervalSince1970: 0))
+        #expect(
+            list.contains(
+                #"<img class="cover" src="http://127.0.0.1:8080/v1/products/p1/photos/a" alt="" loading="lazy""#))
+        let seller = User(
+            id: "s1", username: "sue", displayName: "Sue", bio: nil, photoURL: nil,
+            createdAt: Date(timeIntervalSince1970: 0))
         let page = renderer.render(
-            ProductDetailView(content: ProductDetailContent(product: product, seller: seller), me: nil, nav: nav, server: server), "product")
-        #expect(page.contains(#"<img src="http://127.0.0.1:8080/v1/products/p1/photos/b" alt="Photo 2 of Desk" loading="lazy""#))
+            ProductDetailView(
+                content: ProductDetailContent(product: product, seller: seller), me: nil, nav: nav, server: server),
+            "product")
+        #expect(
+            page.contains(
+                #"<img src="http://127.0.0.1:8080/v1/products/p1/photos/b" alt="Photo 2 of Desk" loading="lazy""#))
         var bare = product
         bare.photoURLs = []
         let plain = renderer.render(
-            ProductDetailView(content: ProductDetailContent(product: bare, seller: seller), me: nil, nav: nav, server: server), "product")
+            ProductDetailView(
+                content: ProductDetailContent(product: bare, seller: seller), me: nil, nav: nav, server: server),
+            "product")
         #expect(!plain.contains("class=\"photos\""))
     }
 
     @Test("the sell form shows each error beside its own field")
     func sellErrors() throws {
         let renderer = try PageRenderer()
-        let content = SellContent(draft: SellDraft(title: "Chair", price: "twelve"), fieldErrors: [.price: "Enter a price like 120 or 4.50."])
+        let content = SellContent(
+            draft: SellDraft(title: "Chair", price: "twelve"), fieldErrors: [.price: "Enter a price like 120 or 4.50."])
         let html = renderer.render(SellView(content: content, nav: NavigationView(user: nil, csrf: "t")), "sell")
         #expect(html.contains("<p id=\"sell-price-error\" class=\"field-error\">Enter a price like 120 or 4.50.</p>"))
         #expect(html.contains("aria-describedby=\"sell-price-error\""))

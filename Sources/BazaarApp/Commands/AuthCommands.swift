@@ -17,7 +17,8 @@ private func readPassword() throws -> String {
 /// Reads the password, starts a session with it (a spinner titled `title` turning meanwhile),
 /// remembers the user on this device and says who is now signed in.
 private func signIn(
-    _ title: String, verb: String, in context: AppContext, _ start: @escaping @Sendable (String) async throws -> UserSession
+    _ title: String, verb: String, in context: AppContext,
+    _ start: @escaping @Sendable (String) async throws -> UserSession
 ) async throws {
     let password = try readPassword()
     let session = try await context.output.loading(title) { try await start(password) }
@@ -45,7 +46,8 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await AppCommand.run(options) { context in
-            try await signIn("Creating your account", verb: "Registered and signed in", in: context) { [username, name] password in
+            try await signIn("Creating your account", verb: "Registered and signed in", in: context) {
+                [username, name] password in
                 try await context.services.starter.register(username: username, password: password, displayName: name)
             }
         }
@@ -114,7 +116,9 @@ struct LogoutCommand: AsyncParsableCommand {
             }
             context.output.write("✓ Signed out.".consoleText(.success))
             if !outcome.revokedOnServer {
-                context.output.write("  The server could not be reached; the session was removed from this machine.".consoleText(.warning))
+                context.output.write(
+                    "  The server could not be reached; the session was removed from this machine.".consoleText(
+                        .warning))
             }
         }
     }

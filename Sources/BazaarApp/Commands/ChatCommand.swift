@@ -30,10 +30,13 @@ struct ChatCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
-                let content = try await context.output.loading("Loading conversations") { await screen.logic.send(.load) }.content()
+                let content = try await context.output.loading("Loading conversations") {
+                    await screen.logic.send(.load)
+                }.content()
                 context.ids.record(content.conversations.map(\.id))
                 if context.json { return try context.printJSON(content.conversations) }
-                context.output.write(ConversationsRenderer().lines(for: content, width: context.output.capabilities.width))
+                context.output.write(
+                    ConversationsRenderer().lines(for: content, width: context.output.capabilities.width))
             }
         }
     }
@@ -58,7 +61,9 @@ struct ChatCommand: AsyncParsableCommand {
                 let session = try await context.startSignedIn()
                 let screen = try context.dependencies.chatModule.conversationsScreen()
                 let userID = try context.ids.resolve(user, what: "user")
-                let productID = try product.map { text throws(AppError) in try context.ids.resolve(text, what: "product") }
+                let productID = try product.map { text throws(AppError) in
+                    try context.ids.resolve(text, what: "product")
+                }
                 let started = try await context.output.loading("Starting the conversation") {
                     await screen.logic.send(.start(withUser: userID, aboutProduct: productID))
                 }.content().started
@@ -66,7 +71,8 @@ struct ChatCommand: AsyncParsableCommand {
                 context.ids.record([conversation.id])
                 if context.json { return try context.printJSON(conversation) }
                 context.output.write(MessagesRenderer(me: session.userID).header(for: conversation))
-                context.output.write("Say something: bazaar chat send \(KnownIDs.short(conversation.id)) \"Hello!\"".consoleText(.muted))
+                context.output.write(
+                    "Say something: bazaar chat send \(KnownIDs.short(conversation.id)) \"Hello!\"".consoleText(.muted))
             }
         }
     }
@@ -88,7 +94,9 @@ struct ChatCommand: AsyncParsableCommand {
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, InputRules.fits(text, InputRules.messageBody) else {
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                InputRules.fits(text, InputRules.messageBody)
+            else {
                 throw ValidationError("the message must be \(InputRules.describe(InputRules.messageBody))")
             }
         }

@@ -21,7 +21,8 @@ struct OutboxCommand: AsyncParsableCommand {
     /// `bazaar outbox list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the outbox, oldest first.", discussion: "Examples:\n  bazaar outbox list\n  bazaar outbox --json")
+            abstract: "List the outbox, oldest first.",
+            discussion: "Examples:\n  bazaar outbox list\n  bazaar outbox --json")
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
@@ -51,7 +52,9 @@ struct OutboxCommand: AsyncParsableCommand {
     struct Flush: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Deliver queued messages now.",
-            discussion: "Exits with 69 when the server cannot be reached (the messages stay queued), 74 when the outbox file refuses a write.\n\nExamples:\n  bazaar outbox flush")
+            discussion:
+                "Exits with 69 when the server cannot be reached (the messages stay queued), 74 when the outbox file refuses a write.\n\nExamples:\n  bazaar outbox flush"
+        )
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
@@ -61,7 +64,8 @@ struct OutboxCommand: AsyncParsableCommand {
                 let settled = await context.output.loading("Delivering") { await outbox.flush() }
                 let waiting = try await outbox.entries().filter { !$0.state.isFinal }.count
                 if let failure = await outbox.storageFailure {
-                    throw AppError(.storage, "\(failure) States not written are redone on the next run; nothing is posted twice.")
+                    throw AppError(
+                        .storage, "\(failure) States not written are redone on the next run; nothing is posted twice.")
                 }
                 if !settled {
                     throw AppError(.unreachable, "\(waiting) message(s) still queued: the server could not be reached")

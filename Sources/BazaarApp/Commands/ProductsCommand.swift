@@ -45,7 +45,9 @@ struct ProductsCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (1...500).contains(limit) else { throw ValidationError("--limit must be between 1 and 500 (got \(limit))") }
+        guard (1...500).contains(limit) else {
+            throw ValidationError("--limit must be between 1 and 500 (got \(limit))")
+        }
         for (name, value) in [("--min-price", minPrice), ("--max-price", maxPrice)] {
             if let value, Price.cents(from: value) == nil {
                 throw ValidationError("\(name) must be a price like 20 or 4.50 (got '\(value)')")
@@ -60,7 +62,8 @@ struct ProductsCommand: AsyncParsableCommand {
         try await AppCommand.run(options) { context in
             try await context.start()
             let productSearch = ProductSearch(
-                text: search, minPriceCents: minPrice.flatMap(Price.cents), maxPriceCents: maxPrice.flatMap(Price.cents),
+                text: search, minPriceCents: minPrice.flatMap(Price.cents),
+                maxPriceCents: maxPrice.flatMap(Price.cents),
                 sellerId: try seller.map { try context.ids.resolve($0, what: "seller") }, sort: sort?.sort)
             let screen = try context.dependencies.productsModule.productListScreen(pageSize: min(limit, 100))
             var content = try await context.output.loading(productSearch.isEmpty ? "Loading products" : "Searching") {
@@ -72,7 +75,8 @@ struct ProductsCommand: AsyncParsableCommand {
             if context.json {
                 return try context.printJSON(content.products)
             }
-            context.output.write(ProductListRenderer().lines(for: content, limit: limit, width: context.output.capabilities.width))
+            context.output.write(
+                ProductListRenderer().lines(for: content, limit: limit, width: context.output.capabilities.width))
         }
     }
 }
@@ -92,7 +96,9 @@ struct ProductCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a product and its seller.",
-            discussion: "An unknown id exits with 66.\n\nExamples:\n  bazaar product show 3f2a…\n  bazaar product show 3f2a… --json")
+            discussion:
+                "An unknown id exits with 66.\n\nExamples:\n  bazaar product show 3f2a…\n  bazaar product show 3f2a… --json"
+        )
         @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
         @OptionGroup var options: GlobalOptions
 
@@ -105,13 +111,16 @@ struct ProductCommand: AsyncParsableCommand {
         func run() async throws {
             try await AppCommand.run(options) { context in
                 try await context.start()
-                let screen = try context.dependencies.productsModule.productScreen(id: try context.ids.resolve(id, what: "product"))
-                let content = try await context.output.loading("Loading the product") { await screen.logic.send(.load) }.content()
+                let screen = try context.dependencies.productsModule.productScreen(
+                    id: try context.ids.resolve(id, what: "product"))
+                let content = try await context.output.loading("Loading the product") { await screen.logic.send(.load) }
+                    .content()
                 context.ids.record([content.seller.id, content.product.id])
                 if context.json { return try context.printJSON(Page(product: content.product, seller: content.seller)) }
                 context.output.write(
                     ProductDetailRenderer().lines(
-                        for: content, server: context.services.environment.serverURL, width: context.output.capabilities.width))
+                        for: content, server: context.services.environment.serverURL,
+                        width: context.output.capabilities.width))
             }
         }
     }
@@ -136,9 +145,12 @@ struct ProductCommand: AsyncParsableCommand {
                 try await context.startSignedIn()
                 let screen = try context.dependencies.productsModule.sellScreen()
                 let draft = SellDraft(title: title, description: description, price: price, currency: currency)
-                let form = try await context.output.loading("Listing") { await screen.logic.send(.sell(draft)) }.content()
+                let form = try await context.output.loading("Listing") { await screen.logic.send(.sell(draft)) }
+                    .content()
                 guard let product = form.listed else {
-                    let errors = SellField.allCases.compactMap { field in form.fieldErrors[field].map { "\(field.rawValue): \($0)" } }
+                    let errors = SellField.allCases.compactMap { field in
+                        form.fieldErrors[field].map { "\(field.rawValue): \($0)" }
+                    }
                     throw AppError(.invalidInput, errors.joined(separator: "; "))
                 }
                 context.ids.record([product.id])

@@ -36,7 +36,8 @@ struct ProfileCommand: AsyncParsableCommand {
     /// `bazaar profile show`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show your profile.", discussion: "Examples:\n  bazaar profile show\n  bazaar profile show --json")
+            abstract: "Show your profile.", discussion: "Examples:\n  bazaar profile show\n  bazaar profile show --json"
+        )
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
@@ -60,7 +61,9 @@ struct ProfileCommand: AsyncParsableCommand {
             try await AppCommand.run(options) { context in
                 try await context.startSignedIn()
                 let screen = try context.dependencies.profileModule.profileScreen()
-                let state = await context.output.loading("Renaming") { await screen.logic.send(.changeDisplayName(name)) }
+                let state = await context.output.loading("Renaming") {
+                    await screen.logic.send(.changeDisplayName(name))
+                }
                 if case .presenting(let content) = state { context.services.remember(content.user) }
                 try ProfileCommand.draw(state, in: context)
             }
@@ -80,7 +83,9 @@ struct ProfileCommand: AsyncParsableCommand {
                 let (bytes, mediaType) = try ImageFile.read(file)
                 try await context.startSignedIn()
                 let screen = try context.dependencies.profileModule.profileScreen()
-                let bar = context.json ? nil : context.output.progress("Uploading \(URL(fileURLWithPath: file).lastPathComponent)")
+                let bar =
+                    context.json
+                    ? nil : context.output.progress("Uploading \(URL(fileURLWithPath: file).lastPathComponent)")
                 let progress = Task {
                     for await state in await screen.logic.states() {
                         if let fraction = state.content?.uploadProgress { bar?.update(fraction) }

@@ -16,12 +16,6 @@ struct DemoScript {
     let narrator: DemoNarrator
     let servers: any DemoServerFactory
 
-    /// A script told by `narrator` against servers made by `servers`.
-    init(narrator: DemoNarrator, servers: any DemoServerFactory) {
-        self.narrator = narrator
-        self.servers = servers
-    }
-
     private static let sellerPassword = "bazaar-demo"
 
     /// Runs the whole story; the temporary folder is removed at the end, whatever happens.
@@ -50,7 +44,9 @@ struct DemoScript {
         let dana = try await DemoUser.register(
             username: "dana", displayName: "Dana Scully", password: "trust-no-one-1",
             server: url, folder: folder.appendingPathComponent("dana"))
-        narrator.show(["✓ Registered and signed in as ".consoleText(.success) + "Dana Scully (@dana)".consoleText(.heading)])
+        narrator.show([
+            "✓ Registered and signed in as ".consoleText(.success) + "Dana Scully (@dana)".consoleText(.heading)
+        ])
 
         try await narrator.step(3, "Dana browses what is for sale")
         let browse = try dana.dependencies.productsModule.productListScreen(pageSize: 20)
@@ -100,7 +96,9 @@ struct DemoScript {
         try await narrator.step(9, "Dana renames herself")
         let profile = try dana.dependencies.profileModule.profileScreen()
         let renamed = await profile.logic.send(.changeDisplayName("Dana K. Scully"))
-        if case .presenting(let content) = renamed { narrator.show(ProfileRenderer().lines(for: content, width: narrator.width)) }
+        if case .presenting(let content) = renamed {
+            narrator.show(ProfileRenderer().lines(for: content, width: narrator.width))
+        }
 
         try await narrator.step(10, "…and uploads a profile photo")
         let photo = DemoImage.png()
@@ -113,13 +111,19 @@ struct DemoScript {
         let uploaded = await profile.logic.send(.changePhoto(photo, .png))
         progress.cancel()
         bar.finish(succeeded: uploaded.isPresenting)
-        if case .presenting(let content) = uploaded, let photoURL = content.user.photoURL { narrator.note("photo at \(photoURL)") }
+        if case .presenting(let content) = uploaded, let photoURL = content.user.photoURL {
+            narrator.note("photo at \(photoURL)")
+        }
 
         try await narrator.step(11, "Dana's notifications")
         let notifications = try dana.dependencies.notificationsModule.notificationsScreen()
-        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.send(.load).content(), width: narrator.width))
+        narrator.show(
+            NotificationsRenderer().lines(
+                for: try await notifications.logic.send(.load).content(), width: narrator.width))
         narrator.note("She marks them all read:")
-        narrator.show(NotificationsRenderer().lines(for: try await notifications.logic.send(.markAllRead).content(), width: narrator.width))
+        narrator.show(
+            NotificationsRenderer().lines(
+                for: try await notifications.logic.send(.markAllRead).content(), width: narrator.width))
         await danaChat.logic.send(.markRead)
 
         try await narrator.step(12, "The server goes away for a moment…")
@@ -142,7 +146,9 @@ struct DemoScript {
         let settled = await danaOutbox.flush()
         let final = await danaOutbox.delivery(of: queued.id)
         narrator.show([danaRenderer.line(for: final)])
-        guard settled, case .sent = final.state else { throw AppError(.refused, "the queued message was not delivered") }
+        guard settled, case .sent = final.state else {
+            throw AppError(.refused, "the queued message was not delivered")
+        }
         let sellerView = try await sellerChat.logic.send(.refresh).content()
         narrator.note("what the seller now sees:")
         narrator.show(MessagesRenderer(me: seller.id).lines(for: sellerView))
@@ -150,7 +156,11 @@ struct DemoScript {
         try await narrator.step(16, "Both sign out")
         for user in [dana, seller] {
             let state = await (try user.dependencies.profileModule.profileScreen()).logic.send(.logout)
-            if case .signedOut = state { narrator.show(["✓ ".consoleText(.success) + "\(await user.session.user.user.displayName) signed out".consoleText()]) }
+            if case .signedOut = state {
+                narrator.show([
+                    "✓ ".consoleText(.success) + "\(await user.session.user.user.displayName) signed out".consoleText()
+                ])
+            }
             await (try user.dependencies.resolve((any LiveEventSource).self)).stop()
         }
 

@@ -15,7 +15,8 @@ struct DemoUser: Sendable {
         username: String, displayName: String, password: String, server: URL, folder: URL
     ) async throws -> DemoUser {
         let services = try AppServices(environment: AppEnvironment(serverURL: server, configFolder: folder))
-        let session = try await services.starter.register(username: username, password: password, displayName: displayName)
+        let session = try await services.starter.register(
+            username: username, password: password, displayName: displayName)
         return try DemoUser(services: services, session: session)
     }
 

@@ -37,7 +37,9 @@ struct MessagesRenderer {
 
     /// One line as the feature's state says it.
     func line(for line: MessageLine) -> ConsoleText {
-        var text = Formats.time(line.time).consoleText(.muted) + "  " + "\(line.author):".consoleText(line.isMine ? .info : .heading)
+        var text =
+            Formats.time(line.time).consoleText(.muted) + "  "
+            + "\(line.author):".consoleText(line.isMine ? .info : .heading)
             + " " + line.body.consoleText()
         if let status = line.status {
             let style: ConsoleStyle =

@@ -12,23 +12,29 @@ struct ProductDetailRenderer {
         let photos = content.product.photoURLs.enumerated().map { index, url in
             ((index == 0 ? "Cover" : "Photo \(index + 1)"), Formats.absolute(url, on: server).consoleText(.muted))
         }
-        lines += FieldList([
-            ("Seller", Formats.person(content.seller).consoleText()),
-            ("Seller ID", content.seller.id.consoleText(.muted)),
-            ("Listed", Formats.date(content.product.createdAt).consoleText()),
-            ("ID", content.product.id.consoleText(.muted)),
-            ("Photos", (photos.isEmpty ? "none" : "\(photos.count)").consoleText()),
-        ] + photos).render(width: width)
+        lines += FieldList(
+            [
+                ("Seller", Formats.person(content.seller).consoleText()),
+                ("Seller ID", content.seller.id.consoleText(.muted)),
+                ("Listed", Formats.date(content.product.createdAt).consoleText()),
+                ("ID", content.product.id.consoleText(.muted)),
+                ("Photos", (photos.isEmpty ? "none" : "\(photos.count)").consoleText()),
+            ] + photos
+        ).render(width: width)
         lines.append("")
         lines += FieldList.wrap(content.product.description.consoleText(), width: width)
         lines.append("")
-        lines.append("Message the seller: bazaar chat start \(KnownIDs.short(content.seller.id)) --product \(KnownIDs.short(content.product.id))".consoleText(.muted))
+        lines.append(
+            "Message the seller: bazaar chat start \(KnownIDs.short(content.seller.id)) --product \(KnownIDs.short(content.product.id))"
+                .consoleText(.muted))
         return lines
     }
 
     /// The line confirming a product was listed.
     func listed(_ product: Product) -> [ConsoleText] {
-        ["✓ Listed ".consoleText(.success) + product.title.consoleText(.heading) + " for " + Formats.price(product),
-         "  id \(product.id)".consoleText(.muted)]
+        [
+            "✓ Listed ".consoleText(.success) + product.title.consoleText(.heading) + " for " + Formats.price(product),
+            "  id \(product.id)".consoleText(.muted),
+        ]
     }
 }

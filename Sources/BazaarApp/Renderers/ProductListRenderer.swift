@@ -10,12 +10,15 @@ struct ProductListRenderer {
     func lines(for content: ProductListContent, limit: Int, width: Int?) -> [ConsoleText] {
         let shown = content.products.prefix(limit)
         guard !shown.isEmpty else {
-            let message = content.search.isEmpty ? "Nothing is for sale yet." : "No products match\(Self.describe(content.search))."
+            let message =
+                content.search.isEmpty
+                ? "Nothing is for sale yet." : "No products match\(Self.describe(content.search))."
             return [message.consoleText(.muted)]
         }
         let table = Table(
             columns: [
-                .init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true), .init("PHOTOS", alignRight: true),
+                .init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true),
+                .init("PHOTOS", alignRight: true),
                 .init("LISTED"),
             ],
             rows: shown.map { product in
@@ -27,8 +30,10 @@ struct ProductListRenderer {
             })
         var lines = table.render(width: width)
         let more = content.hasMore || content.products.count > limit
-        let summary = "\(shown.count) product\(shown.count == 1 ? "" : "s")"
-            + (content.search.isEmpty ? "" : " matching\(Self.describe(content.search))") + (more ? "; more with --limit" : "")
+        let summary =
+            "\(shown.count) product\(shown.count == 1 ? "" : "s")"
+            + (content.search.isEmpty ? "" : " matching\(Self.describe(content.search))")
+            + (more ? "; more with --limit" : "")
         lines.append(summary.consoleText(.muted))
         return lines
     }

@@ -31,7 +31,7 @@ actor WebAccount: BrowserAccount {
         let started: UserSession
         do throws(NetworkError) {
             started = try await services.starter.login(username: username, password: password)
-        } catch where error.statusCode == 401 {
+        } catch  where error.statusCode == 401 {
             return ScreenError(kind: .signedOut, message: "Wrong username or password.")
         } catch {
             return ScreenError(error)
@@ -42,7 +42,8 @@ actor WebAccount: BrowserAccount {
     func register(username: String, displayName: String, password: String) async -> ScreenError? {
         let started: UserSession
         do throws(NetworkError) {
-            started = try await services.starter.register(username: username, password: password, displayName: displayName)
+            started = try await services.starter.register(
+                username: username, password: password, displayName: displayName)
         } catch {
             return ScreenError(error)
         }
@@ -62,7 +63,8 @@ actor WebAccount: BrowserAccount {
             // so every page says what failed instead of acting for someone who left.
             self.session = nil
             wired = Dependencies(container: DependencyContainer())
-            return ScreenError(kind: .other, message: "You are signed out, but the app could not be set up again: \(error)")
+            return ScreenError(
+                kind: .other, message: "You are signed out, but the app could not be set up again: \(error)")
         }
     }
 
@@ -105,7 +107,8 @@ struct WebAccounts: BrowserAccountFactory {
     let root: URL
 
     func account(forBrowser id: String) async throws -> any BrowserAccount {
-        let folder = root.appendingPathComponent("browsers", isDirectory: true).appendingPathComponent(id, isDirectory: true)
+        let folder = root.appendingPathComponent("browsers", isDirectory: true).appendingPathComponent(
+            id, isDirectory: true)
         return try await WebAccount(environment: AppEnvironment(serverURL: serverURL, configFolder: folder))
     }
 }

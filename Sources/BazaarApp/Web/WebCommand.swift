@@ -22,7 +22,9 @@ struct WebCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (got \(port))") }
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535 (got \(port))")
+        }
     }
 
     func run() async throws {
@@ -58,13 +60,16 @@ package struct WebServing: Sendable {
             throw AppError(.usage, "\(error)")
         }
         let web = try WebApp(
-            factory: WebAccounts(serverURL: environment.serverURL, root: environment.configFolder), serverURL: environment.serverURL)
+            factory: WebAccounts(serverURL: environment.serverURL, root: environment.configFolder),
+            serverURL: environment.serverURL)
         let port = port
         let app = Application(
-            router: web.router(), configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "bazaar-web"),
+            router: web.router(),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "bazaar-web"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
-                let line = "Bazaar is open at http://127.0.0.1:\(bound)/ (talking to \(environment.serverURL.absoluteString)); Ctrl-C stops it.\n"
+                let line =
+                    "Bazaar is open at http://127.0.0.1:\(bound)/ (talking to \(environment.serverURL.absoluteString)); Ctrl-C stops it.\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: Logger(label: "bazaar-web"))

@@ -8,7 +8,8 @@ package enum Validation {
     package static func username(_ value: String) throws {
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
         guard InputRules.fits(value, InputRules.username), value.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw DomainError.invalidField("username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
+            throw DomainError.invalidField(
+                "username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
         }
     }
 
@@ -34,7 +35,8 @@ package enum Validation {
             throw DomainError.invalidField("priceCents", "must be an integer from 0 to 1000000000000")
         }
         let upper = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ".unicodeScalars)
-        guard request.currency.unicodeScalars.count == 3, request.currency.unicodeScalars.allSatisfy(upper.contains) else {
+        guard request.currency.unicodeScalars.count == 3, request.currency.unicodeScalars.allSatisfy(upper.contains)
+        else {
             throw DomainError.invalidField("currency", "must be an ISO 4217 code of three upper-case letters")
         }
     }
@@ -46,9 +48,11 @@ package enum Validation {
     /// `Idempotency-Key`: 1-255 visible ASCII characters.
     package static func idempotencyKey(_ value: String?) throws -> String {
         guard let value else {
-            throw DomainError.badRequest("missing_idempotency_key", "Sending a message needs an Idempotency-Key header.")
+            throw DomainError.badRequest(
+                "missing_idempotency_key", "Sending a message needs an Idempotency-Key header.")
         }
-        guard (1...255).contains(value.unicodeScalars.count), value.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        guard (1...255).contains(value.unicodeScalars.count),
+            value.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {
             throw DomainError.invalidField("Idempotency-Key", "must be 1-255 visible ASCII characters")
         }

@@ -29,7 +29,9 @@ public struct AccountService: Sendable {
         let hash = try await hasher.hash(password)
         do {
             return try await store.createUser(
-                NewUser(id: clock.newId(), username: username, displayName: displayName, passwordHash: hash, createdAt: clock.now()))
+                NewUser(
+                    id: clock.newId(), username: username, displayName: displayName, passwordHash: hash,
+                    createdAt: clock.now()))
         } catch StoreError.conflict {
             throw DomainError.conflict(code: "username_taken", message: "That username is taken.")
         }

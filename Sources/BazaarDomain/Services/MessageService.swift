@@ -45,7 +45,8 @@ public struct MessageService: Sendable {
             throw DomainError.notFound("The conversation")
         }
         let now = clock.now()
-        let message = Message(id: clock.newId(), conversationId: conversationId, senderId: senderId, body: body, createdAt: now)
+        let message = Message(
+            id: clock.newId(), conversationId: conversationId, senderId: senderId, body: body, createdAt: now)
         let notification = BazaarAPI.Notification(
             id: clock.newId(), type: NotificationType.newMessage, read: false, createdAt: now,
             conversationId: conversationId, messageId: message.id)
@@ -64,7 +65,8 @@ public struct MessageService: Sendable {
                 previous.conversationId == conversationId, previous.body == body
             else {
                 throw DomainError.conflict(
-                    code: "idempotency_key_reused", message: "This Idempotency-Key was already used for a different message.")
+                    code: "idempotency_key_reused",
+                    message: "This Idempotency-Key was already used for a different message.")
             }
             // A replay of a message already sent is not a new one.
             quotas.refund(.sendMessage, by: senderId)

@@ -20,7 +20,9 @@ struct Authenticator: Sendable {
     /// The token must be correctly signed, unexpired, and its session not revoked (logout and
     /// refresh-token reuse revoke sessions).
     func authenticate(_ request: Request, allowQueryToken: Bool = false) async throws -> Caller {
-        guard let token = Self.bearerToken(request) ?? (allowQueryToken ? request.uri.queryParameters["token"].map(String.init) : nil),
+        guard
+            let token = Self.bearerToken(request)
+                ?? (allowQueryToken ? request.uri.queryParameters["token"].map(String.init) : nil),
             !token.isEmpty
         else {
             throw APIError.unauthorized("unauthenticated", "This route needs an access token (Authorization: Bearer).")
@@ -50,7 +52,9 @@ extension Substring {
     /// The text without leading and trailing spaces and tabs.
     fileprivate func trimmingWhitespace() -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
         return self[first...last]
     }
 }

@@ -13,7 +13,8 @@ enum SigningKeyStore {
         if configuration.postgres != nil {
             // A key of its own would make this replica refuse every other replica's tokens.
             throw ConfigurationError(
-                "with PostgreSQL every replica must sign with the same key: set BAZAAR_SIGNING_KEY (base64, at least 32 bytes)")
+                "with PostgreSQL every replica must sign with the same key: set BAZAAR_SIGNING_KEY (base64, at least 32 bytes)"
+            )
         }
         let path = configuration.signingKeyPath
         let manager = FileManager.default

@@ -13,7 +13,9 @@ struct TokenService: Sendable {
     /// Tokens already verified, so each is checked once.
     let verified = VerifiedAccessTokens()
 
-    init(signingKey: Data, accessLifetime: Duration, refreshLifetime: Duration, now: @escaping @Sendable () -> Date) async {
+    init(signingKey: Data, accessLifetime: Duration, refreshLifetime: Duration, now: @escaping @Sendable () -> Date)
+        async
+    {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(key: SymmetricKey(data: signingKey)), digestAlgorithm: .sha256)
         self.accessLifetime = accessLifetime
@@ -36,7 +38,8 @@ struct TokenService: Sendable {
     func accessToken(userId: String, sessionId: String) async throws -> (token: String, expiresAt: Date) {
         let issuedAt = now()
         // Whole seconds: JWT times are NumericDate seconds.
-        let expiresAt = Date(timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + accessLifetime.timeInterval).rounded(.down))
+        let expiresAt = Date(
+            timeIntervalSince1970: (issuedAt.timeIntervalSince1970 + accessLifetime.timeInterval).rounded(.down))
         let claims = AccessClaims(
             sub: .init(value: userId), sid: sessionId, iat: .init(value: issuedAt), exp: .init(value: expiresAt))
         return (try await keys.sign(claims), expiresAt)
@@ -55,7 +58,8 @@ struct TokenService: Sendable {
             } catch {
                 throw APIError.unauthorized("invalid_token", "The access token is not valid.")
             }
-            known = VerifiedAccessTokens.Claims(userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
+            known = VerifiedAccessTokens.Claims(
+                userId: claims.sub.value, sessionId: claims.sid, expiresAt: claims.exp.value)
             verified.remember(known, of: token, now: current)
         }
         if known.expiresAt <= current {

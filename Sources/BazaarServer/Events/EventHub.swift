@@ -43,7 +43,9 @@ actor EventHub {
     /// event for users with no connection here is not encoded at all (a send's two events cost
     /// two `JSONEncoder` runs, 6% of a send's CPU, whether or not anyone was listening).
     func deliver(_ event: LiveEvent, to userIds: [String]) {
-        guard userIds.contains(where: { subscribers[$0] != nil }), let frame = LiveEventFrame.encode(event) else { return }
+        guard userIds.contains(where: { subscribers[$0] != nil }), let frame = LiveEventFrame.encode(event) else {
+            return
+        }
         deliver(frame, to: userIds)
     }
 

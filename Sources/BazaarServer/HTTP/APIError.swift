@@ -64,12 +64,16 @@ extension APIError {
 
     /// 413: the body is over the route's limit.
     static func tooLarge(limit: Int) -> APIError {
-        APIError(status: .contentTooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes.")
+        APIError(
+            status: .contentTooLarge, code: "body_too_large", message: "The request body is larger than \(limit) bytes."
+        )
     }
 
     /// 415: the body is not of a media type this route takes.
     static func unsupportedMediaType(_ expected: String) -> APIError {
-        APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: "The request body must be \(expected).")
+        APIError(
+            status: .unsupportedMediaType, code: "unsupported_media_type",
+            message: "The request body must be \(expected).")
     }
 
     /// 422: a field breaks its rule.

@@ -33,7 +33,9 @@ enum Cursor {
     static func decodeSeq(_ text: String?, kind: Kind) throws -> Int64? {
         guard let text else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0] == kind.rawValue, let seq = number(parts[1], allowZero: false) else { throw invalid }
+        guard parts.count == 2, parts[0] == kind.rawValue, let seq = number(parts[1], allowZero: false) else {
+            throw invalid
+        }
         return seq
     }
 
@@ -85,7 +87,8 @@ enum Cursor {
     /// exactly the positions this server writes, so one position has one spelling.
     private static func number(_ text: Substring, allowZero: Bool) -> Int64? {
         let digits = text.utf8
-        guard (1...maxDigits).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+        guard (1...maxDigits).contains(digits.count),
+            digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             digits.first != UInt8(ascii: "0") || (allowZero && digits.count == 1)
         else { return nil }
         return Int64(text)

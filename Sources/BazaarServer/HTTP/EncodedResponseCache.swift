@@ -45,7 +45,9 @@ final class EncodedResponseCache: Sendable {
     func store(_ entry: Entry, for key: String, generation: Int) {
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count >= capacity, state.entries[key] == nil { state.entries.removeAll(keepingCapacity: true) }
+            if state.entries.count >= capacity, state.entries[key] == nil {
+                state.entries.removeAll(keepingCapacity: true)
+            }
             state.entries[key] = entry
         }
     }

@@ -12,7 +12,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The contract's methods per path, for 405 answers.
     let methods: MethodTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -36,8 +38,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return Self.translate(status: error.status).makeResponse()
         } catch {
             context.logger.error("unexpected error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
-            return APIError(status: .internalServerError, code: "internal_error", message: "Something went wrong on the server.")
-                .makeResponse()
+            return APIError(
+                status: .internalServerError, code: "internal_error", message: "Something went wrong on the server."
+            )
+            .makeResponse()
         }
     }
 
@@ -45,8 +49,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch status {
         case .notFound: return .notFound("The route")
         case .methodNotAllowed:
-            return APIError(status: status, code: "method_not_allowed", message: "This route does not take that method.")
-        case .contentTooLarge: return APIError(status: status, code: "body_too_large", message: "The request body is too large.")
+            return APIError(
+                status: status, code: "method_not_allowed", message: "This route does not take that method.")
+        case .contentTooLarge:
+            return APIError(status: status, code: "body_too_large", message: "The request body is too large.")
         case .badRequest: return .badRequest("bad_request", "The request is malformed.")
         case .unauthorized: return .unauthorized("unauthenticated", "Authentication is required.")
         default:

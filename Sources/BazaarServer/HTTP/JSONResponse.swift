@@ -7,13 +7,17 @@ import Hummingbird
 /// Builds JSON responses, with optional validators for cacheable public reads.
 enum JSONResponse {
     /// A JSON response with the contract's encoder.
-    static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+    static func make<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws
+        -> Response
+    {
         let data = try BazaarJSON.makeEncoder().encode(value)
         return Response(status: status, headers: json(headers), body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// A JSON response written by ``JSONWriter``: the same bytes as the encoder, for the hot answers.
-    static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func make(_ value: some JSONWritable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:])
+        -> Response
+    {
         var writer = JSONWriter(capacity: value.estimatedJSONSize)
         value.write(to: &writer)
         return Response(status: status, headers: json(headers), body: .init(byteBuffer: writer.buffer))

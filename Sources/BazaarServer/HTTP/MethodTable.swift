@@ -21,7 +21,8 @@ struct MethodTable: Sendable {
                     (Self.isParameter(template) && !actual.isEmpty) || template == actual
                 }
         }
-        guard let best = matches.map({ Self.specificity($0.segments) }).max(by: { $0.lexicographicallyPrecedes($1) }) else {
+        guard let best = matches.map({ Self.specificity($0.segments) }).max(by: { $0.lexicographicallyPrecedes($1) })
+        else {
             return []
         }
         return Set(matches.filter { Self.specificity($0.segments) == best }.map(\.method)).sorted()

@@ -10,7 +10,9 @@ import Logging
 struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let response: Response
         do {

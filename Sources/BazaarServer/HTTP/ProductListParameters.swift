@@ -40,7 +40,8 @@ struct ProductListParameters {
         filters = ProductFilters(minPriceCents: minimum, maxPriceCents: maximum, sellerId: seller)
         let sort = try QueryParameters.string(parameters, "sort").map { text in
             guard let sort = ProductSort(rawValue: text) else {
-                throw APIError.invalidField("sort", "must be one of \(ProductSort.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw APIError.invalidField(
+                    "sort", "must be one of \(ProductSort.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return sort
         }
@@ -78,7 +79,8 @@ struct ProductListParameters {
         var key = "page\u{0}" + text + "\u{0}" + orderName + "\u{0}" + String(limit)
         if let cursor { key += "\u{0}" + Cursor.encode(cursor, order: order) }
         if filters != ProductFilters() {
-            key += "\u{0}\(filters.minPriceCents ?? -1)\u{0}\(filters.maxPriceCents ?? -1)\u{0}" + (filters.sellerId ?? "")
+            key +=
+                "\u{0}\(filters.minPriceCents ?? -1)\u{0}\(filters.maxPriceCents ?? -1)\u{0}" + (filters.sellerId ?? "")
         }
         return key
     }

@@ -61,7 +61,8 @@ enum RequestBody {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "The field \(path(context.codingPath)) has the wrong type."
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "The body is not valid JSON." : "The field \(path(context.codingPath)) is malformed."
+            return context.codingPath.isEmpty
+                ? "The body is not valid JSON." : "The field \(path(context.codingPath)) is malformed."
         @unknown default:
             return "The body does not have the expected shape."
         }

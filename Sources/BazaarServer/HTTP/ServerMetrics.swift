@@ -55,14 +55,16 @@ public final class ServerMetrics: Sendable {
             return timer
         }
         counter.increment()
-        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        timer.recordNanoseconds(
+            Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Counts one refresh call with its outcome.
     func recordRefresh(outcome: String) {
         let counter = refreshCounters.withLock { counters in
             if let counter = counters[outcome] { return counter }
-            let counter = CoreMetrics.Counter(label: Name.refreshes, dimensions: [("outcome", outcome)], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: Name.refreshes, dimensions: [("outcome", outcome)], factory: factory)
             counters[outcome] = counter
             return counter
         }

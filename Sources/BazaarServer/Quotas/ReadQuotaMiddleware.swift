@@ -9,8 +9,11 @@ struct ReadQuotaMiddleware: RouterMiddleware {
 
     let deps: ServerDependencies
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.method == .get, request.uri.path != APIRoutes.health.template, request.uri.path != APIRoutes.metrics.template,
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        if request.method == .get, request.uri.path != APIRoutes.health.template,
+            request.uri.path != APIRoutes.metrics.template,
             let address = deps.clientAddress(request, peer: context.clientAddress)
         {
             try deps.quotas.charge(.read, by: address)

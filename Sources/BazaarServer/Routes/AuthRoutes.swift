@@ -60,11 +60,13 @@ struct AuthRoutes: RouteGroup {
         case .rotated(let userId, let sessionId):
             deps.metrics.recordRefresh(outcome: "rotated")
             let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
-            return try JSONResponse.make(Tokens(accessToken: access.token, refreshToken: newToken, expiresAt: access.expiresAt))
+            return try JSONResponse.make(
+                Tokens(accessToken: access.token, refreshToken: newToken, expiresAt: access.expiresAt))
         case .reused(let sessionId):
             deps.metrics.recordRefresh(outcome: "reused")
             deps.logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(sessionId)"])
-            throw APIError.unauthorized("refresh_token_reused", "The refresh token was already used; the session is revoked.")
+            throw APIError.unauthorized(
+                "refresh_token_reused", "The refresh token was already used; the session is revoked.")
         case .invalid:
             deps.metrics.recordRefresh(outcome: "invalid")
             throw APIError.unauthorized("invalid_refresh_token", "The refresh token is not valid.")

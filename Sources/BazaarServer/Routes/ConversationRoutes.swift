@@ -23,7 +23,9 @@ struct ConversationRoutes: RouteGroup {
         router.on(APIRoutes.startConversation) { request, _ in try await start(request) }
         router.on(APIRoutes.conversation) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
-            guard let conversation = try await deps.store.conversation(id: try context.pathId(), viewerId: caller.userId) else {
+            guard
+                let conversation = try await deps.store.conversation(id: try context.pathId(), viewerId: caller.userId)
+            else {
                 throw APIError.notFound("The conversation")
             }
             return try JSONResponse.make(conversation)
@@ -36,10 +38,15 @@ struct ConversationRoutes: RouteGroup {
                 let slice = try await deps.store.messages(
                     conversationId: try context.pathId(), viewerId: caller.userId, before: position, limit: limit)
             else { throw APIError.notFound("The conversation") }
-            return JSONResponse.make(Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
+            return JSONResponse.make(
+                Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
         }
-        router.on(APIRoutes.sendMessage) { request, context in try await send(request, conversationId: try context.pathId()) }
-        router.on(APIRoutes.markRead) { request, context in try await markRead(request, conversationId: try context.pathId()) }
+        router.on(APIRoutes.sendMessage) { request, context in
+            try await send(request, conversationId: try context.pathId())
+        }
+        router.on(APIRoutes.markRead) { request, context in
+            try await markRead(request, conversationId: try context.pathId())
+        }
     }
 
     func start(_ request: Request) async throws -> Response {
@@ -64,7 +71,9 @@ struct ConversationRoutes: RouteGroup {
         let caller = try await deps.authenticator.authenticate(request)
         let key = request.headers.value(named: APIHeaders.idempotencyKey)
         let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
-        switch try await deps.services.messages.send(body.body, idempotencyKey: key, to: conversationId, from: caller.userId) {
+        switch try await deps.services.messages.send(
+            body.body, idempotencyKey: key, to: conversationId, from: caller.userId)
+        {
         case .created(let message):
             return JSONResponse.make(message, status: .created)
         case .replayed(let message):

@@ -1,8 +1,8 @@
 import BazaarAPI
 import Foundation
-import Logging
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
@@ -55,13 +55,15 @@ struct EventRoutes: RouteGroup {
                 return .upgrade([:])
             },
             onUpgrade: { inbound, outbound, context in
-                guard let caller = try? await deps.authenticator.authenticate(context.request, allowQueryToken: true) else {
+                guard let caller = try? await deps.authenticator.authenticate(context.request, allowQueryToken: true)
+                else {
                     return
                 }
                 // A socket `backlog` frames behind is cut: its writer waits on a client that does not read.
                 let channel = context.requestContext.channel
                 let subscription = await deps.hub.subscribe(userId: caller.userId, backlog: backlog) {
-                    context.logger.notice("event socket too far behind; closed", metadata: ["user.id": "\(caller.userId)"])
+                    context.logger.notice(
+                        "event socket too far behind; closed", metadata: ["user.id": "\(caller.userId)"])
                     channel.close(promise: nil)
                 }
                 deps.metrics.recordLiveSocket(1)
@@ -72,7 +74,8 @@ struct EventRoutes: RouteGroup {
                     // own stop handler only sends a close frame: a client that never answers it
                     // held the server's stop for good.
                     try await withGracefulShutdownHandler {
-                        try await Self.serve(subscription.events, to: outbound, reading: inbound, ready: caller.userId, encoder: encoder)
+                        try await Self.serve(
+                            subscription.events, to: outbound, reading: inbound, ready: caller.userId, encoder: encoder)
                     } onGracefulShutdown: {
                         Task { await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id) }
                     }

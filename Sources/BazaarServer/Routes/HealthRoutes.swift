@@ -19,7 +19,8 @@ struct HealthRoutes: RouteGroup {
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: deps.metrics.render())))
+            return Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: deps.metrics.render())))
         }
     }
 }

@@ -35,7 +35,9 @@ struct ProductPhotoRoutes: RouteGroup {
             return try await answer(change, status: .ok)
         }
         router.on(APIRoutes.productPhoto) { request, context in
-            guard let photo = try await deps.store.productPhoto(productId: try context.pathId(), photoId: try context.photoId())
+            guard
+                let photo = try await deps.store.productPhoto(
+                    productId: try context.pathId(), photoId: try context.photoId())
             else { throw APIError.notFound("The photo") }
             // A photo's URL names one upload: what it serves never changes.
             return UploadedImage.response(photo, request: request, cacheControl: "public, max-age=31536000, immutable")

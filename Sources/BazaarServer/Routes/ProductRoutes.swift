@@ -15,7 +15,8 @@ struct ProductRoutes: RouteGroup {
             let search = try ProductListParameters(parameters)
             let query = ProductQuery(
                 search: search.expression, filters: search.filters, order: search.order,
-                after: try Cursor.decodeProducts(QueryParameters.cursor(parameters, "cursor"), order: search.order), limit: limit)
+                after: try Cursor.decodeProducts(QueryParameters.cursor(parameters, "cursor"), order: search.order),
+                limit: limit)
             return try await JSONResponse.cacheable(
                 key: search.cacheKey(cursor: query.after, limit: limit), in: deps.publicReads, request: request,
                 cacheControl: "public, max-age=0, must-revalidate"

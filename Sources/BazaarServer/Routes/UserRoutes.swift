@@ -37,7 +37,10 @@ struct UserRoutes: RouteGroup {
             try Validation.bio(text)
             bio = text.isEmpty ? .clear : .set(text)
         }
-        guard let record = try await deps.store.updateProfile(userId: caller.userId, displayName: body.displayName, bio: bio) else {
+        guard
+            let record = try await deps.store.updateProfile(
+                userId: caller.userId, displayName: body.displayName, bio: bio)
+        else {
             throw APIError.notFound("The user")
         }
         return try JSONResponse.make(record.user)
@@ -58,6 +61,7 @@ struct UserRoutes: RouteGroup {
         // A URL naming the current version (`?v=`, as `photoURL` does) never changes content.
         let versioned = QueryParameters.string(request, "v") == String(photo.digest.prefix(16))
         return UploadedImage.response(
-            photo, request: request, cacheControl: versioned ? "public, max-age=31536000, immutable" : "public, no-cache")
+            photo, request: request,
+            cacheControl: versioned ? "public, max-age=31536000, immutable" : "public, no-cache")
     }
 }

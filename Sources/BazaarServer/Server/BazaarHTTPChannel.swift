@@ -34,7 +34,8 @@ struct BazaarHTTPChannel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            let upgrader = try pipeline.handler(
+                type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
             let clock = ConnectionClock(policy: policy)
             try pipeline.addHandler(QuiesceBeforeFirstRequest(clock: clock), position: .first)
             try pipeline.addHandler(ConnectionTimeoutHandler(clock: clock), position: .first)
@@ -224,9 +225,12 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
         var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
         buffer.writeString(body)
         let headers = HTTPHeaders([
-            ("Connection", "close"), ("Content-Type", "application/json; charset=utf-8"), ("Content-Length", String(buffer.readableBytes)),
+            ("Connection", "close"), ("Content-Type", "application/json; charset=utf-8"),
+            ("Content-Length", String(buffer.readableBytes)),
         ])
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+            promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }

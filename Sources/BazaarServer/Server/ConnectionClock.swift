@@ -200,7 +200,8 @@ final class ConnectionClock {
     private func timedOut(_ context: ChannelHandlerContext, _ message: String) {
         phase = .finished
         let answer = PlainErrorResponse.bytes(
-            status: 408, reason: "Request Timeout", code: "request_timeout", message: message, allocator: context.channel.allocator)
+            status: 408, reason: "Request Timeout", code: "request_timeout", message: message,
+            allocator: context.channel.allocator)
         context.writeAndFlush(NIOAny(answer)).assumeIsolated().whenComplete { [context] _ in
             context.close(promise: nil)
         }

@@ -30,8 +30,10 @@ public struct ConnectionPolicy: Sendable, Equatable {
 
     /// Makes a policy; the defaults suit a public server (nginx uses 60 s and 75 s).
     public init(
-        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75), maxConnectionsPerAddress: Int? = 256,
-        webSocketPingInterval: Duration = .seconds(30), webSocketBacklog: Int = 256, webSocketMaxFrameSize: Int = 16 << 10,
+        headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(75),
+        maxConnectionsPerAddress: Int? = 256,
+        webSocketPingInterval: Duration = .seconds(30), webSocketBacklog: Int = 256,
+        webSocketMaxFrameSize: Int = 16 << 10,
         bodyTimeout: Duration = .seconds(20), bodyMinimumRate: Int = 4096
     ) {
         self.headerTimeout = headerTimeout

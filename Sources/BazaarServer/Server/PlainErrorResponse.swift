@@ -11,7 +11,8 @@ enum PlainErrorResponse {
         allocator: ByteBufferAllocator
     ) -> ByteBuffer {
         let body = (try? BazaarJSON.makeEncoder().encode(ErrorBody(code: code, message: message))) ?? Data()
-        var head = "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n"
+        var head =
+            "HTTP/1.1 \(status) \(reason)\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n"
         for (name, value) in extraHeaders { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(body.count)\r\n\r\n"
         var buffer = allocator.buffer(capacity: head.utf8.count + body.count)

@@ -50,7 +50,8 @@ public struct RunningBazaarServer: Sendable {
             }
             throw StartError.didNotStart(reason: reason)
         }
-        let host = server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
+        let host =
+            server.configuration.host.contains(":") ? "[\(server.configuration.host)]" : server.configuration.host
         guard let url = URL(string: "http://\(host):\(port)") else {
             task.cancel()
             _ = await task.result

@@ -20,7 +20,9 @@ struct DemoSeeder {
         for (username, name) in [("ada", "Ada Lovelace"), ("bob", "Bob Diddley"), ("cyd", "Cyd Charisse")] {
             do {
                 let record = try await deps.store.createUser(
-                    NewUser(id: deps.newId(), username: username, displayName: name, passwordHash: hash, createdAt: deps.now()))
+                    NewUser(
+                        id: deps.newId(), username: username, displayName: name, passwordHash: hash,
+                        createdAt: deps.now()))
                 users[username] = record.user
             } catch StoreError.conflict {
                 // Another replica started with --seed-demo at the same moment and is seeding.
@@ -46,7 +48,9 @@ struct DemoSeeder {
         let conversation = try await deps.store.openConversation(
             between: bob.id, and: ada.id, productId: products.first?.id, newId: deps.newId(), now: deps.now()
         ).conversation
-        for (sender, body) in [(bob, "Hi! Is the road bike still available?"), (ada, "Yes, come and try it on Saturday.")] {
+        for (sender, body) in [
+            (bob, "Hi! Is the road bike still available?"), (ada, "Yes, come and try it on Saturday."),
+        ] {
             _ = try await deps.services.messages.send(
                 body, idempotencyKey: "seed-" + deps.newId(), to: conversation.id, from: sender.id)
         }

@@ -58,7 +58,8 @@ public actor Outbox {
         now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "bazaar.outbox")
     ) throws {
         try self.init(
-            store: OutboxStore(path: path), deliverer: deliverer, backoff: backoff, clock: clock, now: now, logger: logger)
+            store: OutboxStore(path: path), deliverer: deliverer, backoff: backoff, clock: clock, now: now,
+            logger: logger)
     }
 
     /// An outbox over any storage (tests put a failing one here).
@@ -152,7 +153,8 @@ public actor Outbox {
         }
         guard let row else {
             return OutboxEntry(
-                id: id, recipient: .conversation(id: ""), body: "", state: .failed(reason: "no such message in the outbox"),
+                id: id, recipient: .conversation(id: ""), body: "",
+                state: .failed(reason: "no such message in the outbox"),
                 attempts: 0, createdAt: now())
         }
         if row.entry.state.isFinal { return row.entry }
@@ -182,7 +184,11 @@ public actor Outbox {
         // finds the way free (and this actor turn sets the record before the pass can start).
         let pass = Task { await self.deliverPassThenClear() }
         runningPass = pass
-        return await withTaskCancellationHandler { await pass.value } onCancel: { pass.cancel() }
+        return await withTaskCancellationHandler {
+            await pass.value
+        } onCancel: {
+            pass.cancel()
+        }
     }
 
     private func deliverPassThenClear() async -> Pass {

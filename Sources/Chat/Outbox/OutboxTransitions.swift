@@ -17,7 +17,9 @@ enum OutboxTransitions {
     /// An entry after one attempt to deliver it: sent (carrying the server's message), back to
     /// queued after a temporary failure (which blocks the pass: order is kept), or failed for good
     /// with the server's reason (the pass goes on).
-    static func afterAttempt(_ entry: OutboxEntry, _ outcome: Result<Message, NetworkError>) -> (entry: OutboxEntry, next: Next) {
+    static func afterAttempt(_ entry: OutboxEntry, _ outcome: Result<Message, NetworkError>) -> (
+        entry: OutboxEntry, next: Next
+    ) {
         var entry = entry
         switch outcome {
         case .success(let message):

@@ -64,7 +64,8 @@ public final class DependencyContainer: Sendable {
     public func withOverrides<Result>(
         _ configure: (inout DependencyOverrides) -> Void, operation: () async throws -> Result
     ) async rethrows -> Result {
-        var overrides = overridesForThisContainer ?? DependencyOverrides(containerID: ObjectIdentifier(self), entries: [:])
+        var overrides =
+            overridesForThisContainer ?? DependencyOverrides(containerID: ObjectIdentifier(self), entries: [:])
         configure(&overrides)
         DependencyOverrides.everUsed.store(true, ordering: .relaxed)
         return try await DependencyOverrides.$current.withValue(overrides, operation: operation)
@@ -102,7 +103,9 @@ public final class DependencyContainer: Sendable {
     @usableFromInline var overridesForThisContainer: DependencyOverrides? {
         // Reading a task-local on every resolve costs more than the rest of a shared resolve; an
         // app that never overrides (any app outside its tests) skips it.
-        guard DependencyOverrides.everUsed.load(ordering: .relaxed), let overrides = DependencyOverrides.current, overrides.containerID == ObjectIdentifier(self) else {
+        guard DependencyOverrides.everUsed.load(ordering: .relaxed), let overrides = DependencyOverrides.current,
+            overrides.containerID == ObjectIdentifier(self)
+        else {
             return nil
         }
         return overrides

@@ -6,7 +6,9 @@
 @usableFromInline
 struct ResolutionPath: Sendable {
     private var count = 0
-    private var first: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) = (nil, nil, nil, nil)
+    private var first: (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) = (
+        nil, nil, nil, nil
+    )
     private var rest: [ObjectIdentifier] = []
 
     /// An empty chain.

@@ -61,7 +61,9 @@ extension MessageLine {
 
     /// One of the reader's own messages still in the outbox.
     public init(_ entry: OutboxEntry) {
-        self.init(id: entry.id, author: "You", isMine: true, body: entry.body, time: entry.createdAt, status: Status(entry.state))
+        self.init(
+            id: entry.id, author: "You", isMine: true, body: entry.body, time: entry.createdAt,
+            status: Status(entry.state))
     }
 }
 

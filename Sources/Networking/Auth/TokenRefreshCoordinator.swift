@@ -144,7 +144,8 @@ public actor TokenRefreshCoordinator {
             if hadFailed { logger.notice("refreshed tokens saved after an earlier failure") }
         } catch {
             _ = core.handle(.saveFailed(TokenSaveFailure(reason: "\(error)")))
-            logger.error("refreshed tokens could not be saved; kept in memory and retried", metadata: ["error": "\(error)"])
+            logger.error(
+                "refreshed tokens could not be saved; kept in memory and retried", metadata: ["error": "\(error)"])
         }
     }
 
@@ -179,6 +180,8 @@ public struct TokenSaveFailure: Error, Sendable, Equatable, CustomStringConverti
 
     /// A sentence for a person.
     public var description: String {
-        Sentence.end("Your renewed sign-in could not be saved (\(Sentence.trimmed(reason))), so the next start will ask you to sign in again")
+        Sentence.end(
+            "Your renewed sign-in could not be saved (\(Sentence.trimmed(reason))), so the next start will ask you to sign in again"
+        )
     }
 }

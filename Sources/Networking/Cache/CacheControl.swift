@@ -31,7 +31,8 @@ public struct CacheControl: Sendable, Hashable {
         let equals = directive.firstIndex(of: UInt8(ascii: "="))
         let name = Self.trimmed(directive[..<(equals ?? directive.endIndex)])
         if ASCII.equalIgnoringCase(name, "max-age".utf8) {
-            guard let equals, let seconds = Self.integer(Self.unquoted(Self.trimmed(directive[directive.index(after: equals)...])))
+            guard let equals,
+                let seconds = Self.integer(Self.unquoted(Self.trimmed(directive[directive.index(after: equals)...])))
             else { return }
             maxAge = maxAge.map { min($0, seconds) } ?? seconds
         } else if ASCII.equalIgnoringCase(name, "no-store".utf8) {
@@ -53,7 +54,9 @@ public struct CacheControl: Sendable, Hashable {
     }
 
     private static func unquoted(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return bytes }
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else {
+            return bytes
+        }
         return bytes.dropFirst().dropLast()
     }
 

@@ -71,7 +71,8 @@ extension HTTPCache {
             var outgoing = request
             for field in conditional { outgoing.head.headerFields[field.name] = field.value }
             return CacheExchange(
-                plan: .send(outgoing), cache: self, request: request, partition: partition, policy: policy, stale: entry,
+                plan: .send(outgoing), cache: self, request: request, partition: partition, policy: policy,
+                stale: entry,
                 requestDate: requestDate)
         case .miss:
             return CacheExchange(

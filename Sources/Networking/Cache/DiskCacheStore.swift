@@ -56,13 +56,16 @@ final class DiskCacheStore: Sendable {
         guard let meta = try? JSONEncoder().encode(record) else { return }
         var data = Data(capacity: 4 + meta.count + entry.body.count)
         let length = UInt32(meta.count)
-        data.append(contentsOf: [UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+        data.append(contentsOf: [
+            UInt8(length >> 24 & 0xFF), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+        ])
         data.append(meta)
         data.append(entry.body)
         let url = fileURL(for: key)
         let previous = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url, options: .atomic)
         } catch {
             return
@@ -167,7 +170,9 @@ final class DiskCacheStore: Sendable {
         }
         var found: [(URL, Int, Date)] = []
         for case let url as URL in enumerator {
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else {
+                continue
+            }
             found.append((url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
         }
         return found

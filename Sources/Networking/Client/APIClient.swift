@@ -54,8 +54,7 @@ public struct APIClient: Sendable {
     /// - Throws: ``NetworkError``, whose cases say what to do next.
     public func send<Request: APIRequest>(
         _ request: Request, progress: ProgressHandler? = nil, authorizer: (any RequestAuthorizer)? = nil
-    ) async throws(NetworkError) -> Request.Resource
-    {
+    ) async throws(NetworkError) -> Request.Resource {
         let built: TransportRequest
         do {
             built = try URLRequestBuilder(baseURL: baseURL, request: request).set(jsonEncoder: encoder).build()

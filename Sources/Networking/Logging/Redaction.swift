@@ -40,7 +40,8 @@ public enum Redaction {
     public static func body(_ data: Data) -> String {
         guard !data.isEmpty else { return "" }
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-            let cleaned = try? JSONSerialization.data(withJSONObject: redact(object), options: [.sortedKeys, .fragmentsAllowed])
+            let cleaned = try? JSONSerialization.data(
+                withJSONObject: redact(object), options: [.sortedKeys, .fragmentsAllowed])
         else { return "<\(data.count) bytes>" }
         return String(decoding: cleaned, as: UTF8.self)
     }

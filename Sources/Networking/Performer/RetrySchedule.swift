@@ -54,7 +54,8 @@ struct RetrySchedule: Sendable, Equatable {
         random: (ClosedRange<Double>) -> Double
     ) -> Step {
         guard mayRetry, attempt < policy.maxAttempts,
-            let delay = RetryRules.delay(after: outcome, policy: policy, retry: attempt, waited: waited, now: now, random: random),
+            let delay = RetryRules.delay(
+                after: outcome, policy: policy, retry: attempt, waited: waited, now: now, random: random),
             left.map({ delay < $0 }) ?? true
         else { return .finish(attempts: attempt) }
         waited += delay

@@ -82,7 +82,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let outgoing: HTTPClient.Request
         do {
             outgoing = try HTTPClient.Request(
-                url: scheme + "://" + authority + path, method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
+                url: scheme + "://" + authority + path,
+                method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
                 headers: headers, body: request.body.map { clientBody($0, streamed: options.progress != nil) })
         } catch {
             throw .requestBuildFailed(.invalidPath(path))
@@ -90,7 +91,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let collector = ResponseCollector(
             options: options, decompresses: decompresses, isHead: request.head.method == .head,
             uploadTotal: request.body?.length)
-        let task = client.execute(request: outgoing, delegate: collector, deadline: .now() + TimeAmount(options.timeout))
+        let task = client.execute(
+            request: outgoing, delegate: collector, deadline: .now() + TimeAmount(options.timeout))
         do {
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()

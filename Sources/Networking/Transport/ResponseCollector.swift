@@ -50,7 +50,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     /// Checks the head before any body arrives.
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        if !decompresses, let encoding = head.headers.first(name: "content-encoding"), encoding.lowercased() != "identity" {
+        if !decompresses, let encoding = head.headers.first(name: "content-encoding"),
+            encoding.lowercased() != "identity"
+        {
             return task.eventLoop.makeFailedFuture(
                 NetworkError.decompressionFailed(
                     reason: "the server sent a \(encoding) body and this HTTPClient was not configured to decompress"))
@@ -101,6 +103,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             }
         }
         let bytes = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
-        return TransportResponse(head: HTTPResponse(status: .init(code: Int(head.status.code)), headerFields: fields), body: bytes)
+        return TransportResponse(
+            head: HTTPResponse(status: .init(code: Int(head.status.code)), headerFields: fields), body: bytes)
     }
 }

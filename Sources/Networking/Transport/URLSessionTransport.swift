@@ -4,7 +4,7 @@ import HTTPTypesFoundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Sends requests with `URLSession` (FoundationNetworking on Linux), for apps that prefer it.
@@ -143,8 +143,10 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
             exchange.response = response as? HTTPURLResponse
             // The header, not expectedContentLength: Foundation reports -1 for an encoded body.
-            if let encoding = exchange.response?.value(forHTTPHeaderField: "Content-Encoding"), encoding.lowercased() != "identity",
-                let length = exchange.response?.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init), length > 0
+            if let encoding = exchange.response?.value(forHTTPHeaderField: "Content-Encoding"),
+                encoding.lowercased() != "identity",
+                let length = exchange.response?.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
+                length > 0
             {
                 exchange.compressedLength = length
             }
@@ -168,8 +170,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             if let compressed = exchange.compressedLength,
                 exchange.body.count + data.count > compressed * URLSessionTransport.decompressionRatioLimit
             {
-                exchange.outcome = exchange.outcome ?? .decompressionFailed(
-                    reason: "it inflates to more than \(URLSessionTransport.decompressionRatioLimit) times its compressed size")
+                exchange.outcome =
+                    exchange.outcome
+                    ?? .decompressionFailed(
+                        reason:
+                            "it inflates to more than \(URLSessionTransport.decompressionRatioLimit) times its compressed size"
+                    )
                 exchanges[dataTask.taskIdentifier] = exchange
                 return (nil, 0, nil, true)
             }

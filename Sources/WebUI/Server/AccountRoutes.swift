@@ -15,7 +15,9 @@ extension WebApp {
             try await page(request, context, mutating: true) { page in
                 let username = page.form["username"] ?? ""
                 if let error = await page.account.signIn(username: username, password: page.form["password"] ?? "") {
-                    return page.render(SignInView(nav: page.nav(), error: error.message, username: username), "signin", status: .unauthorized)
+                    return page.render(
+                        SignInView(nav: page.nav(), error: error.message, username: username), "signin",
+                        status: .unauthorized)
                 }
                 return page.redirect(to: "/products")
             }
@@ -24,10 +26,12 @@ extension WebApp {
             try await page(request, context, mutating: true) { page in
                 let username = page.form["username"] ?? ""
                 if let error = await page.account.register(
-                    username: username, displayName: page.form["displayName"] ?? "", password: page.form["password"] ?? "")
+                    username: username, displayName: page.form["displayName"] ?? "",
+                    password: page.form["password"] ?? "")
                 {
                     let status: HTTPResponse.Status = error.kind == .invalidInput ? .unprocessableContent : .badRequest
-                    return page.render(SignInView(nav: page.nav(), error: error.message, username: username), "signin", status: status)
+                    return page.render(
+                        SignInView(nav: page.nav(), error: error.message, username: username), "signin", status: status)
                 }
                 return page.redirect(to: "/products")
             }
@@ -55,7 +59,9 @@ extension WebApp {
                     guard let file = MultipartFile(field: "photo", in: page.body, contentType: contentType),
                         let mediaType = MediaType.image(sniffing: file.bytes)
                     else {
-                        let view = ProfileView(user: user, error: "Choose a JPEG, PNG or WebP image.", server: page.serverURL, nav: page.nav())
+                        let view = ProfileView(
+                            user: user, error: "Choose a JPEG, PNG or WebP image.", server: page.serverURL,
+                            nav: page.nav())
                         return page.render(view, "profile", status: .unprocessableContent)
                     }
                     let logic = try page.dependencies.profileModule.profileScreen().logic

@@ -24,11 +24,13 @@ extension WebApp {
                     var state = await logic.send(.load)
                     for _ in 0..<older where state.content?.hasOlder == true { state = await logic.send(.loadOlder) }
                     guard let content = state.content else {
-                        return page.failed(state.error ?? ScreenError(kind: .notFound, message: "No such conversation."))
+                        return page.failed(
+                            state.error ?? ScreenError(kind: .notFound, message: "No such conversation."))
                     }
                     if content.conversation.unreadCount > 0 { await logic.send(.markRead) }
                     let live = "/live/conversations/\(id)" + (older > 0 ? "?older=\(older)" : "")
-                    let view = ConversationView(content: content, me: user.id, olderPages: older, nav: page.nav(live: live))
+                    let view = ConversationView(
+                        content: content, me: user.id, olderPages: older, nav: page.nav(live: live))
                     return page.render(view, "conversation")
                 }
             }
@@ -40,10 +42,13 @@ extension WebApp {
                     let body = (page.form["body"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                     guard !body.isEmpty, InputRules.fits(body, InputRules.messageBody) else {
                         return page.failed(
-                            ScreenError(kind: .invalidInput, message: "A message is \(InputRules.describe(InputRules.messageBody))."))
+                            ScreenError(
+                                kind: .invalidInput,
+                                message: "A message is \(InputRules.describe(InputRules.messageBody))."))
                     }
                     // Queued durably here; the account's outbox delivers it, now or when the server is back.
-                    _ = try await page.dependencies.chatModule.messageSender(toConversation: id).sendNewMessage(with: body)
+                    _ = try await page.dependencies.chatModule.messageSender(toConversation: id).sendNewMessage(
+                        with: body)
                     return page.redirect(to: "/conversations/\(id)")
                 }
             }
@@ -55,7 +60,8 @@ extension WebApp {
                 try await page.signedIn { user in
                     let logic = try page.dependencies.chatModule.messagesScreen(conversationID: id).logic
                     let actions = [MessagesAction.load] + Array(repeating: .loadOlder, count: older)
-                    return await page.live(logic, after: actions, element: "message-list", template: "messageList") { state, nav in
+                    return await page.live(logic, after: actions, element: "message-list", template: "messageList") {
+                        state, nav in
                         state.content.map { ConversationView(content: $0, me: user.id, olderPages: older, nav: nav) }
                     }
                 }
@@ -65,7 +71,9 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.chatModule.conversationsScreen().logic
-                    return await page.live(logic, after: [.load], element: "conversation-list", template: "conversationList") { state, nav in
+                    return await page.live(
+                        logic, after: [.load], element: "conversation-list", template: "conversationList"
+                    ) { state, nav in
                         state.content.map { ConversationListView(content: $0, nav: nav) }
                     }
                 }

@@ -26,34 +26,36 @@ enum LiveFragments {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // States and keep-alive ticks go through one stream, so a write to a browser that left
-            // fails within a tick and ends the subscription (and the screen's live following).
-            let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
-            let feeding = Task {
-                var last: Fragment?
-                for await state in states {
-                    guard let fragment = render(state), fragment != last else { continue }
-                    last = fragment
-                    guard let json = try? JSONEncoder().encode(fragment) else { continue }
-                    sink.yield("event: fragment\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // States and keep-alive ticks go through one stream, so a write to a browser that left
+                // fails within a tick and ends the subscription (and the screen's live following).
+                let (events, sink) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
+                let feeding = Task {
+                    var last: Fragment?
+                    for await state in states {
+                        guard let fragment = render(state), fragment != last else { continue }
+                        last = fragment
+                        guard let json = try? JSONEncoder().encode(fragment) else { continue }
+                        sink.yield("event: fragment\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+                    }
+                    sink.finish()
                 }
-                sink.finish()
-            }
-            let ticking = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: keepAlive)
-                    sink.yield(": keep-alive\n\n")
+                let ticking = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: keepAlive)
+                        sink.yield(": keep-alive\n\n")
+                    }
                 }
-            }
-            defer {
-                feeding.cancel()
-                ticking.cancel()
-            }
-            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-            for await event in events { try await writer.write(ByteBuffer(string: event)) }
-            try await writer.finish(nil)
-        })
+                defer {
+                    feeding.cancel()
+                    ticking.cancel()
+                }
+                try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                for await event in events { try await writer.write(ByteBuffer(string: event)) }
+                try await writer.finish(nil)
+            })
     }
 }
 

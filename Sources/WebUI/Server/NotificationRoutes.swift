@@ -37,7 +37,9 @@ extension WebApp {
             try await page(request, context) { page in
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.notificationsModule.notificationsScreen().logic
-                    return await page.live(logic, after: [.load], element: "notification-list", template: "notificationList") { state, nav in
+                    return await page.live(
+                        logic, after: [.load], element: "notification-list", template: "notificationList"
+                    ) { state, nav in
                         state.content.map { NotificationListView(content: $0, nav: nav) }
                     }
                 }

@@ -9,9 +9,11 @@ struct PageRenderer: Sendable {
     init() throws {
         var library = MustacheLibrary()
         let templates: [(String, String)] = [
-            ("layout", LayoutTemplates.layout), ("unreadBadge", LayoutTemplates.unreadBadge), ("error", LayoutTemplates.error),
+            ("layout", LayoutTemplates.layout), ("unreadBadge", LayoutTemplates.unreadBadge),
+            ("error", LayoutTemplates.error),
             ("signin", AccountTemplates.signin),
-            ("products", ProductTemplates.products), ("product", ProductTemplates.product), ("sell", ProductTemplates.sell),
+            ("products", ProductTemplates.products), ("product", ProductTemplates.product),
+            ("sell", ProductTemplates.sell),
             ("conversations", ChatTemplates.conversations), ("conversationList", ChatTemplates.conversationList),
             ("conversation", ChatTemplates.conversation), ("messageList", ChatTemplates.messageList),
             ("notifications", AccountPagesTemplates.notifications),

@@ -12,7 +12,9 @@ extension WebApp {
                 guard let search = form.search else {
                     // A price that does not read: the form again, with the reason beside the field.
                     return page.render(
-                        ProductListView(form: form, content: nil, pages: pages, nav: page.nav(), server: page.serverURL), "products",
+                        ProductListView(
+                            form: form, content: nil, pages: pages, nav: page.nav(), server: page.serverURL),
+                        "products",
                         status: .unprocessableContent)
                 }
                 let logic = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
@@ -23,7 +25,9 @@ extension WebApp {
                     var refused = form
                     refused.errors["q"] = error.message
                     return page.render(
-                        ProductListView(form: refused, content: nil, pages: pages, nav: page.nav(), server: page.serverURL), "products",
+                        ProductListView(
+                            form: refused, content: nil, pages: pages, nav: page.nav(), server: page.serverURL),
+                        "products",
                         status: .unprocessableContent)
                 }
                 return page.show(state, template: "products") {
@@ -45,10 +49,17 @@ extension WebApp {
             return try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
                     let detail = await (try page.dependencies.productsModule.productScreen(id: id).logic).send(.load)
-                    guard let content = detail.content else { return page.failed(detail.error ?? ScreenError(kind: .notFound, message: "No such product.")) }
-                    let chat = try page.dependencies.chatModule.messagesScreen(user: content.seller, product: content.product).logic
+                    guard let content = detail.content else {
+                        return page.failed(detail.error ?? ScreenError(kind: .notFound, message: "No such product."))
+                    }
+                    let chat = try page.dependencies.chatModule.messagesScreen(
+                        user: content.seller, product: content.product
+                    ).logic
                     let opened = await chat.send(.load)
-                    guard let conversation = opened.content?.conversation else { return page.failed(opened.error ?? ScreenError(kind: .other, message: "The conversation did not open.")) }
+                    guard let conversation = opened.content?.conversation else {
+                        return page.failed(
+                            opened.error ?? ScreenError(kind: .other, message: "The conversation did not open."))
+                    }
                     let body = (page.form["body"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                     if !body.isEmpty { await chat.send(.send(body)) }
                     return page.redirect(to: "/conversations/\(conversation.id)")
@@ -64,15 +75,19 @@ extension WebApp {
             try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
                     let draft = SellDraft(
-                        title: page.form["title"] ?? "", description: page.form["description"] ?? "", price: page.form["price"] ?? "",
+                        title: page.form["title"] ?? "", description: page.form["description"] ?? "",
+                        price: page.form["price"] ?? "",
                         currency: page.form["currency"] ?? "EUR")
                     let state = await (try page.dependencies.productsModule.sellScreen().logic).send(.sell(draft))
                     switch state {
                     case .presenting(let content):
                         if let listed = content.listed { return page.redirect(to: "/products/\(listed.id)") }
-                        return page.render(SellView(content: content, nav: page.nav()), "sell", status: .unprocessableContent)
+                        return page.render(
+                            SellView(content: content, nav: page.nav()), "sell", status: .unprocessableContent)
                     case .failed(let error):
-                        return page.render(SellView(content: SellContent(draft: draft), error: error.message, nav: page.nav()), "sell", status: .unprocessableContent)
+                        return page.render(
+                            SellView(content: SellContent(draft: draft), error: error.message, nav: page.nav()), "sell",
+                            status: .unprocessableContent)
                     case .loading:
                         return page.redirect(to: "/sell")
                     }

@@ -23,7 +23,8 @@ public struct WebApp: Sendable {
 
     /// Makes the app over `factory`, which builds one account per browser; `serverURL` is the
     /// Bazaar server's, against which its relative links (profile photos) resolve.
-    public init(factory: any BrowserAccountFactory, serverURL: URL, logger: Logger = Logger(label: "bazaar.web")) throws {
+    public init(factory: any BrowserAccountFactory, serverURL: URL, logger: Logger = Logger(label: "bazaar.web")) throws
+    {
         self.serverURL = serverURL
         sessions = BrowserSessions(factory: factory)
         renderer = try PageRenderer()
@@ -35,7 +36,9 @@ public struct WebApp: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.get("/") { _, _ in Response.redirect(to: "/products", type: .found) }
         router.get("/static/app.css") { _, _ in Self.asset(StaticAssets.css, type: "text/css; charset=utf-8") }
-        router.get("/static/app.js") { _, _ in Self.asset(StaticAssets.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("/static/app.js") { _, _ in
+            Self.asset(StaticAssets.javascript, type: "text/javascript; charset=utf-8")
+        }
         addAccountRoutes(to: router)
         addProductRoutes(to: router)
         addChatRoutes(to: router)
@@ -51,7 +54,8 @@ public struct WebApp: Sendable {
         let cookie = request.headers[.cookie].flatMap(Self.sessionCookie(in:))
         let (session, account, isNew) = try await sessions.session(forCookie: cookie)
         let page = WebPage(
-            session: session, account: account, renderer: renderer, serverURL: serverURL, user: await account.signedInUser(),
+            session: session, account: account, renderer: renderer, serverURL: serverURL,
+            user: await account.signedInUser(),
             dependencies: await account.dependencies())
         var response: Response
         if mutating {

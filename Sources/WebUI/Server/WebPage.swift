@@ -60,7 +60,8 @@ struct WebPage: Sendable {
             case .signedOut: .unauthorized
             case .other: .internalServerError
             }
-        let view = ErrorView(title: heading, nav: nav(), heading: heading, message: error.message, suggestion: error.suggestion)
+        let view = ErrorView(
+            title: heading, nav: nav(), heading: heading, message: error.message, suggestion: error.suggestion)
         return render(view, "error", status: status)
     }
 
@@ -73,7 +74,8 @@ struct WebPage: Sendable {
         switch state {
         case .presenting(let content): render(view(content), template)
         case .failed(let error): failed(error, heading: heading)
-        case .loading: failed(ScreenError(kind: .other, message: "The page did not finish loading. Try again."), heading: heading)
+        case .loading:
+            failed(ScreenError(kind: .other, message: "The page did not finish loading. Try again."), heading: heading)
         }
     }
 

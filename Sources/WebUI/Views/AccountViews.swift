@@ -24,7 +24,8 @@ struct NotificationListView: Sendable {
             Item(
                 id: item.id, headline: item.headline, read: item.notification.read,
                 link: item.notification.conversationId.map { "/conversations/\($0)" },
-                time: WebFormats.time(item.notification.createdAt), isoTime: WebFormats.iso(item.notification.createdAt))
+                time: WebFormats.time(item.notification.createdAt), isoTime: WebFormats.iso(item.notification.createdAt)
+            )
         }
         hasUnread = content.unreadCount > 0
     }

@@ -71,7 +71,9 @@ struct ConversationView: Sendable {
         olderURL = content.hasOlder ? "/conversations/\(conversation.id)?older=\(olderPages + 1)" : nil
         let lines = content.lines(viewer: me)
         messages = lines.filter { $0.status == nil }.map { line in
-            Line(who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time), isoTime: WebFormats.iso(line.time))
+            Line(
+                who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time),
+                isoTime: WebFormats.iso(line.time))
         }
         pending = lines.compactMap { line in
             line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }

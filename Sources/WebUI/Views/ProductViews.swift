@@ -11,8 +11,10 @@ enum WebFormats {
 
     /// `2026-11-23 09:41` in UTC.
     static func time(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
-            .timeSeparator(.colon)).replacingOccurrences(of: "T", with: " ")
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false)
+                .timeSeparator(.colon)
+        ).replacingOccurrences(of: "T", with: " ")
     }
 
     /// `path` (as the API gives it) as a full URL on the API `server`.
@@ -68,8 +70,11 @@ struct ProductListView: Sendable {
         minPrice = form.minPrice
         maxPrice = form.maxPrice
         seller = form.seller
-        sortOptions = [("", "Best match"), ("newest", "Newest"), ("price_asc", "Price: low to high"), ("price_desc", "Price: high to low")]
-            .map { SortOption(value: $0.0, label: $0.1, selected: $0.0 == form.sort) }
+        sortOptions = [
+            ("", "Best match"), ("newest", "Newest"), ("price_asc", "Price: low to high"),
+            ("price_desc", "Price: high to low"),
+        ]
+        .map { SortOption(value: $0.0, label: $0.1, selected: $0.0 == form.sort) }
         queryError = form.errors["q"]
         minError = form.errors["min"]
         maxError = form.errors["max"]
@@ -81,7 +86,10 @@ struct ProductListView: Sendable {
         }
         var more = URLComponents()
         more.path = "/products"
-        more.queryItems = form.queryItems.map { URLQueryItem(name: $0.0, value: $0.1) } + [URLQueryItem(name: "pages", value: "\(pages + 1)")]
+        more.queryItems =
+            form.queryItems.map { URLQueryItem(name: $0.0, value: $0.1) } + [
+                URLQueryItem(name: "pages", value: "\(pages + 1)")
+            ]
         moreURL = content?.hasMore == true ? more.string : nil
     }
 
@@ -127,7 +135,9 @@ struct ProductDetailView: Sendable {
         sellerId = content.seller.id
         canMessage = me != nil && me?.id != content.seller.id
         signInToMessage = me == nil
-        photos = content.product.photoURLs.enumerated().map { Photo(url: WebFormats.absolute($1, on: server), number: $0 + 1) }
+        photos = content.product.photoURLs.enumerated().map {
+            Photo(url: WebFormats.absolute($1, on: server), number: $0 + 1)
+        }
         hasPhotos = !photos.isEmpty
     }
 }

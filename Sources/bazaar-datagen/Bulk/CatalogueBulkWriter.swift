@@ -97,11 +97,14 @@ public struct BulkMessage: Sendable {
 /// Opens a ``CatalogueBulkWriter`` on the database a configuration names.
 public enum CatalogueBulk {
     /// A writer on the configured database (SQLite file or PostgreSQL URL), migrated first.
-    public static func open(configuration: BazaarServerConfiguration, logger: Logger) async throws -> any CatalogueBulkWriter {
+    public static func open(configuration: BazaarServerConfiguration, logger: Logger) async throws
+        -> any CatalogueBulkWriter
+    {
         if let url = configuration.postgres {
             try await PostgresMigrations.migrate(url: url, logger: logger)
             return PostgresCatalogueWriter(
-                database: BazaarPostgres.PostgresDatabase(url: url, maximumConnections: 4, operationTimeout: .seconds(600), logger: logger),
+                database: BazaarPostgres.PostgresDatabase(
+                    url: url, maximumConnections: 4, operationTimeout: .seconds(600), logger: logger),
                 url: url)
         }
         return try SQLiteCatalogueWriter(path: configuration.sqlitePath)

@@ -11,11 +11,6 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
     let database: BazaarPostgres.PostgresDatabase
     let url: PostgresURL
 
-    init(database: BazaarPostgres.PostgresDatabase, url: PostgresURL) {
-        self.database = database
-        self.url = url
-    }
-
     func insert(users: [NewUser]) async throws {
         try await database.rows(
             """
@@ -28,7 +23,9 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
     }
 
     func insert(products: [Product], photos: [BulkProductPhoto]) async throws {
-        let vectors = try products.map { try PostgresSearchVectors.vectors(title: $0.title, description: $0.description) }
+        let vectors = try products.map {
+            try PostgresSearchVectors.vectors(title: $0.title, description: $0.description)
+        }
         let photoColumns = photos.photoColumns()
         try await database.rows(
             """
@@ -80,7 +77,9 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
             ORDER BY position
             """)
         // Both have read everything: the catalogue starts with no unread messages.
-        let members: [(String, String)] = zip(items, pairs).flatMap { item, pair in [(item.id, pair.0), (item.id, pair.1)] }
+        let members: [(String, String)] = zip(items, pairs).flatMap { item, pair in
+            [(item.id, pair.0), (item.id, pair.1)]
+        }
         try await database.rows(
             """
             INSERT INTO conversation_reads (conversation_id, user_id, last_read_seq)

@@ -24,9 +24,13 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
     func insert(users: [NewUser]) async throws {
         try await store.pool.write { db in
             let statement = try db.makeStatement(
-                sql: "INSERT INTO users (id, username, display_name, bio, password_hash, photo_digest, created_at) VALUES (?, ?, ?, NULL, ?, NULL, ?)")
+                sql:
+                    "INSERT INTO users (id, username, display_name, bio, password_hash, photo_digest, created_at) VALUES (?, ?, ?, NULL, ?, NULL, ?)"
+            )
             for user in users {
-                try statement.execute(arguments: [user.id, user.username, user.displayName, user.passwordHash, StoredValues.millis(user.createdAt)])
+                try statement.execute(arguments: [
+                    user.id, user.username, user.displayName, user.passwordHash, StoredValues.millis(user.createdAt),
+                ])
             }
         }
     }
@@ -42,17 +46,21 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
                     """)
             for product in products {
                 try statement.execute(arguments: [
-                    product.id, seq, product.sellerId, product.title, product.description, product.priceCents, product.currency,
+                    product.id, seq, product.sellerId, product.title, product.description, product.priceCents,
+                    product.currency,
                     StoredValues.millis(product.createdAt), photoColumns[product.id] ?? "",
                 ])
                 seq += 1
             }
             let photo = try db.makeStatement(
-                sql: "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+            )
             for item in photos {
                 let image = item.photo.photo
                 try photo.execute(arguments: [
-                    item.photo.id, item.productId, image.mediaType, image.digest, image.data, StoredValues.millis(image.updatedAt),
+                    item.photo.id, item.productId, image.mediaType, image.digest, image.data,
+                    StoredValues.millis(image.updatedAt),
                 ])
             }
         }
@@ -69,7 +77,9 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
             let read = try db.makeStatement(
                 sql: "INSERT INTO conversation_reads (conversation_id, user_id, last_read_seq) VALUES (?, ?, ?)")
             let message = try db.makeStatement(
-                sql: "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+            )
             for item in conversations {
                 guard let last = item.messages.last else { continue }
                 let (low, high) = item.userIds.0 < item.userIds.1 ? item.userIds : (item.userIds.1, item.userIds.0)
@@ -78,7 +88,9 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
                     StoredValues.millis(last.createdAt),
                 ])
                 for entry in item.messages {
-                    try message.execute(arguments: [entry.id, seq, item.id, entry.senderId, entry.body, StoredValues.millis(entry.createdAt)])
+                    try message.execute(arguments: [
+                        entry.id, seq, item.id, entry.senderId, entry.body, StoredValues.millis(entry.createdAt),
+                    ])
                     seq += 1
                 }
                 // Both have read everything: the catalogue starts with no unread messages.
@@ -97,7 +109,8 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
 
     func databaseBytes() async throws -> Int64 {
         try await store.pool.read { db in
-            try Int64.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+            try Int64.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+                ?? 0
         }
     }
 

@@ -1,7 +1,8 @@
-@testable import BazaarServer
 import Testing
+
 @testable import BazaarPostgres
 @testable import BazaarSearch
+@testable import BazaarServer
 
 /// How a search scan on PostgreSQL judges a search rare enough to read its every match.
 @Suite("PostgresTermStatistics")

@@ -14,7 +14,9 @@ struct ProductSearchTests {
         var pages = 0
         repeat {
             var query = parameters + "&limit=\(limit)"
-            if let cursor { query += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)" }
+            if let cursor {
+                query += "&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)"
+            }
             let response = try await client.get(APIRoutes.products.template + "?" + query)
             expectStatus(response, 200)
             let page = try response.decode(Page<Product>.self)
@@ -33,7 +35,9 @@ struct ProductSearchTests {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 
-    @Test("a word finds every form of it, title matches first, newest first within each, across pages", arguments: SearchFixture.Backend.all)
+    @Test(
+        "a word finds every form of it, title matches first, newest first within each, across pages",
+        arguments: SearchFixture.Backend.all)
     func aWordFindsEveryFormRankedAndPagedWithoutGapsOrRepeats(backend: SearchFixture.Backend) async throws {
         try await SearchFixture.withServer(on: backend) { client, loaded in
             for (typed, item) in [("lamps", "lamp"), ("Table", "table"), ("VASE", "vase")] {
@@ -46,7 +50,9 @@ struct ProductSearchTests {
         }
     }
 
-    @Test("stems, phrases, exclusions, or, and accents find the expected products in order", arguments: SearchFixture.Backend.all)
+    @Test(
+        "stems, phrases, exclusions, or, and accents find the expected products in order",
+        arguments: SearchFixture.Backend.all)
     func searchSyntaxFindsTheExpectedTopHits(backend: SearchFixture.Backend) async throws {
         try await SearchFixture.withServer(on: backend) { client, loaded in
             let cases: [(String, [String])] = [
@@ -84,7 +90,9 @@ struct ProductSearchTests {
         }
     }
 
-    @Test("price orders page through every match cheapest or dearest first, newest first on a tie", arguments: StorageKind.available)
+    @Test(
+        "price orders page through every match cheapest or dearest first, newest first on a tie",
+        arguments: StorageKind.available)
     func priceOrdersPageInOrder(storage: StorageKind) async throws {
         try await SearchFixture.withServer(on: storage) { client, loaded in
             let newestFirst = Array(loaded.products.reversed())
@@ -107,7 +115,9 @@ struct ProductSearchTests {
         }
     }
 
-    @Test("products listed while someone pages a ranked search are neither repeated nor skipped", arguments: StorageKind.available)
+    @Test(
+        "products listed while someone pages a ranked search are neither repeated nor skipped",
+        arguments: StorageKind.available)
     func rankedPagesStayStableWhileProductsAreListed(storage: StorageKind) async throws {
         try await SearchFixture.withServer(on: storage) { client, loaded in
             let expected = SearchFixture.expected(item: "rug", in: loaded)
@@ -127,7 +137,9 @@ struct ProductSearchTests {
         }
     }
 
-    @Test("bad parameters are 422 naming the parameter; a cursor of another order is 400", arguments: StorageKind.available)
+    @Test(
+        "bad parameters are 422 naming the parameter; a cursor of another order is 400",
+        arguments: StorageKind.available)
     func badParametersAreRefused(storage: StorageKind) async throws {
         try await SearchFixture.withServer(on: storage) { client, _ in
             for bad in [
@@ -136,15 +148,19 @@ struct ProductSearchTests {
             ] {
                 expectError(try await client.get(APIRoutes.products.template + "?" + bad), 422, code: "invalid_field")
             }
-            let first = try await client.get(APIRoutes.products.template + "?query=lamp&limit=2").decode(Page<Product>.self)
+            let first = try await client.get(APIRoutes.products.template + "?query=lamp&limit=2").decode(
+                Page<Product>.self)
             let cursor = try #require(first.nextCursor)
             #expect(cursor.hasPrefix("r.1."))
             for order in ["sort=newest", "sort=price_asc", "sort=price_desc"] {
                 expectError(
-                    try await client.get(APIRoutes.products.template + "?query=lamp&\(order)&cursor=\(cursor)"), 400, code: "invalid_cursor")
+                    try await client.get(APIRoutes.products.template + "?query=lamp&\(order)&cursor=\(cursor)"), 400,
+                    code: "invalid_cursor")
             }
             for forged in ["r.2.5", "r.1.0", "a.-1.3", "d.5", "p.1.2"] {
-                expectError(try await client.get(APIRoutes.products.template + "?query=lamp&cursor=\(forged)"), 400, code: "invalid_cursor")
+                expectError(
+                    try await client.get(APIRoutes.products.template + "?query=lamp&cursor=\(forged)"), 400,
+                    code: "invalid_cursor")
             }
         }
     }

@@ -28,18 +28,30 @@ struct SearchFixture {
     static let sellers = ["ana", "ben", "cy"]
     /// The generated items (never in a hand-written listing).
     static let items = ["lamp", "table", "vase", "mirror", "clock", "rug", "sofa", "desk"]
-    static let adjectives = ["Vintage", "Modern", "Small", "Large", "Oak", "Brass", "Green", "Red", "Antique", "Folding"]
+    static let adjectives = [
+        "Vintage", "Modern", "Small", "Large", "Oak", "Brass", "Green", "Red", "Antique", "Folding",
+    ]
 
     /// The hand-written listings, by name, for exact expectations.
     static let markers: [String: Listing] = [
-        "roadBike": Listing(title: "Road bike, 54 cm", description: "Aluminium frame, Shimano gears.", priceCents: 45_000, seller: 0),
-        "kidsBike": Listing(title: "Kids bike with stabilisers", description: "For ages 4 to 6. Safe on the road.", priceCents: 6_000, seller: 1),
-        "racingBike": Listing(title: "Road racing bike", description: "Carbon frame; a kids size is also for sale.", priceCents: 120_000, seller: 2),
-        "mountainBikes": Listing(title: "Mountain bikes (pair)", description: "Two bikes, they need new tyres.", priceCents: 30_000, seller: 0),
+        "roadBike": Listing(
+            title: "Road bike, 54 cm", description: "Aluminium frame, Shimano gears.", priceCents: 45_000, seller: 0),
+        "kidsBike": Listing(
+            title: "Kids bike with stabilisers", description: "For ages 4 to 6. Safe on the road.", priceCents: 6_000,
+            seller: 1),
+        "racingBike": Listing(
+            title: "Road racing bike", description: "Carbon frame; a kids size is also for sale.", priceCents: 120_000,
+            seller: 2),
+        "mountainBikes": Listing(
+            title: "Mountain bikes (pair)", description: "Two bikes, they need new tyres.", priceCents: 30_000,
+            seller: 0),
         "pump": Listing(title: "Floor pump", description: "Fits road bike valves.", priceCents: 1_500, seller: 1),
-        "helmet": Listing(title: "Helmet", description: "Worn twice, on my bike to work.", priceCents: 2_500, seller: 2),
-        "cafeChair": Listing(title: "Café chair", description: "Bentwood, from a Parisian café.", priceCents: 4_000, seller: 0),
-        "roadAtlas": Listing(title: "Road atlas", description: "Every road of the country, 2019 edition.", priceCents: 800, seller: 1),
+        "helmet": Listing(
+            title: "Helmet", description: "Worn twice, on my bike to work.", priceCents: 2_500, seller: 2),
+        "cafeChair": Listing(
+            title: "Café chair", description: "Bentwood, from a Parisian café.", priceCents: 4_000, seller: 0),
+        "roadAtlas": Listing(
+            title: "Road atlas", description: "Every road of the country, 2019 edition.", priceCents: 800, seller: 1),
     ]
 
     /// Every listing in the order it is stored (so later ones are newer): markers spread among
@@ -53,10 +65,15 @@ struct SearchFixture {
             let plural = index % 5 == 0
             let mentioned = index % 3 == 0 ? items[(index * 5 + 3) % items.count] : nil
             let description = "Good condition. " + (mentioned.map { "Comes with a matching \($0)." } ?? "Pick up only.")
-            all.append((nil, Listing(
-                title: plural ? "\(adjective) \(item)s, set of two" : "\(adjective) \(item)",
-                description: description, priceCents: ((index * 37) % 200 + 1) * 100, seller: index % sellers.count,
-                titleItem: item, descriptionItem: mentioned)))
+            all.append(
+                (
+                    nil,
+                    Listing(
+                        title: plural ? "\(adjective) \(item)s, set of two" : "\(adjective) \(item)",
+                        description: description, priceCents: ((index * 37) % 200 + 1) * 100,
+                        seller: index % sellers.count,
+                        titleItem: item, descriptionItem: mentioned)
+                ))
             // One marker after every 35 generated listings, from the 31st on.
             if index >= 30, (index - 30) % 35 == 0, (index - 30) / 35 < markerNames.count {
                 let name = markerNames[(index - 30) / 35]
@@ -79,14 +96,17 @@ struct SearchFixture {
         var sellerIds: [String] = []
         for name in sellers {
             let user = try await store.createUser(
-                NewUser(id: UUID().uuidString.lowercased(), username: name, displayName: name.capitalized, passwordHash: "x", createdAt: start))
+                NewUser(
+                    id: UUID().uuidString.lowercased(), username: name, displayName: name.capitalized,
+                    passwordHash: "x", createdAt: start))
             sellerIds.append(user.user.id)
         }
         var products: [Product] = []
         var names: [String: Product] = [:]
         for (offset, entry) in listings.enumerated() {
             let product = Product(
-                id: UUID().uuidString.lowercased(), sellerId: sellerIds[entry.listing.seller], title: entry.listing.title,
+                id: UUID().uuidString.lowercased(), sellerId: sellerIds[entry.listing.seller],
+                title: entry.listing.title,
                 description: entry.listing.description, priceCents: entry.listing.priceCents, currency: "EUR",
                 createdAt: start + Double(offset))
             try await store.createProduct(product)
@@ -106,7 +126,8 @@ struct SearchFixture {
         /// Each available backend, and PostgreSQL both with statistics and without.
         static var all: [Backend] {
             StorageKind.available.flatMap { kind in
-                kind == .postgres ? [Backend(storage: kind), Backend(storage: kind, analysed: true)] : [Backend(storage: kind)]
+                kind == .postgres
+                    ? [Backend(storage: kind), Backend(storage: kind, analysed: true)] : [Backend(storage: kind)]
             }
         }
 
@@ -130,7 +151,9 @@ struct SearchFixture {
             let loaded: Loaded
             do {
                 loaded = try await load(into: opened.store)
-                if backend.analysed, let postgres = configuration.postgres { try await PostgresTestDatabase.analyse(postgres) }
+                if backend.analysed, let postgres = configuration.postgres {
+                    try await PostgresTestDatabase.analyse(postgres)
+                }
             } catch {
                 await opened.close()
                 throw error

@@ -1,9 +1,10 @@
-@testable import BazaarServer
 import BazaarStorage
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BazaarSQLite
+@testable import BazaarServer
 
 /// The SQLite store's memory of active sessions never outlives a revocation.
 @Suite("ActiveSessionMemo")
@@ -47,7 +48,9 @@ struct ActiveSessionMemoTests {
             #expect(try await store.isSessionActive(id: "s1") == false)
 
             _ = try await store.rotateRefreshToken(hash: "t2", newHash: "t3", newExpiresAt: now + 60, now: now)
-            #expect(try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s2"))
+            #expect(
+                try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now)
+                    == .reused(sessionId: "s2"))
             #expect(try await store.isSessionActive(id: "s2") == false)
         }
     }

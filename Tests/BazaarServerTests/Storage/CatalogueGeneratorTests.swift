@@ -4,6 +4,7 @@ import BazaarStorage
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BazaarSQLite
 
 /// `bazaar-datagen` run as a person runs it, on every backend, then a real server on what it wrote.
@@ -11,8 +12,12 @@ import Testing
 struct CatalogueGeneratorTests {
     /// Runs the generator into the database of `configuration`.
     static func generate(_ configuration: BazaarServerConfiguration, seed: Int = 7) async throws -> BazaarCLI.Outcome {
-        var arguments = ["--products", "3000", "--users", "10", "--conversations", "12", "--messages-per-conversation", "25", "--seed", "\(seed)"]
-        arguments += configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", configuration.sqlitePath]
+        var arguments = [
+            "--products", "3000", "--users", "10", "--conversations", "12", "--messages-per-conversation", "25",
+            "--seed", "\(seed)",
+        ]
+        arguments +=
+            configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", configuration.sqlitePath]
         return try await BazaarCLI(executable: "bazaar-datagen").run(arguments)
     }
 
@@ -27,8 +32,10 @@ struct CatalogueGeneratorTests {
                 var listed: [Product] = []
                 var cursor: String?
                 repeat {
-                    let page = try await client.get(APIRoutes.products.template + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? ""))
-                        .decode(Page<Product>.self)
+                    let page = try await client.get(
+                        APIRoutes.products.template + "?limit=100" + (cursor.map { "&cursor=\($0)" } ?? "")
+                    )
+                    .decode(Page<Product>.self)
                     listed += page.items
                     cursor = page.nextCursor
                 } while cursor != nil
@@ -50,20 +57,27 @@ struct CatalogueGeneratorTests {
                         expectStatus(try await client.get(url, headers: [("If-None-Match", etag)]), 304)
                     }
                 }
-                let bikes = try await client.get(APIRoutes.products.template + "?query=bikes&limit=100").decode(Page<Product>.self)
-                #expect(!bikes.items.isEmpty && bikes.items.allSatisfy { "\($0.title) \($0.description)".lowercased().contains("bike") })
+                let bikes = try await client.get(APIRoutes.products.template + "?query=bikes&limit=100").decode(
+                    Page<Product>.self)
+                #expect(
+                    !bikes.items.isEmpty
+                        && bikes.items.allSatisfy { "\($0.title) \($0.description)".lowercased().contains("bike") })
                 // Ten users; some of them are in conversations of 25 messages, all read.
                 var histories = 0
                 for index in 0..<10 {
                     let login = try await client.post(
-                        APIRoutes.login.template, LoginRequest(username: String(format: "user%06d", index), password: "bazaar-demo"))
+                        APIRoutes.login.template,
+                        LoginRequest(username: String(format: "user%06d", index), password: "bazaar-demo"))
                     expectStatus(login, 200)
                     let token = try login.decode(AuthResponse.self).tokens.accessToken
-                    let conversations = try await client.get(APIRoutes.conversations.template, token: token).decode(Page<Conversation>.self)
+                    let conversations = try await client.get(APIRoutes.conversations.template, token: token).decode(
+                        Page<Conversation>.self)
                     for conversation in conversations.items {
                         #expect(conversation.unreadCount == 0)
-                        let messages = try await client.get(APIRoutes.messages.path(conversation.id) + "?limit=100", token: token)
-                            .decode(Page<Message>.self)
+                        let messages = try await client.get(
+                            APIRoutes.messages.path(conversation.id) + "?limit=100", token: token
+                        )
+                        .decode(Page<Message>.self)
                         #expect(messages.items.count == 25)
                         histories += 1
                     }

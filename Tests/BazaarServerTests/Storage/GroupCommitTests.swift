@@ -6,8 +6,9 @@ import GRDB
 import Synchronization
 import TestSupport
 import Testing
-@testable import BazaarServer
+
 @testable import BazaarSQLite
+@testable import BazaarServer
 
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {
@@ -20,7 +21,11 @@ struct GroupCommitTests {
             let conversation = try await fixtures.conversation(ada, bob)
             let before = store.writer.statistics
             try await withThrowingTaskGroup(of: MessageService.Sent.self) { group in
-                for index in 0..<20 { group.addTask { try await fixtures.send(fixtures.newMessage("m\(index)", in: conversation, from: ada)) } }
+                for index in 0..<20 {
+                    group.addTask {
+                        try await fixtures.send(fixtures.newMessage("m\(index)", in: conversation, from: ada))
+                    }
+                }
                 try await group.waitForAll()
             }
             let after = store.writer.statistics
@@ -39,7 +44,9 @@ struct GroupCommitTests {
             let before = store.writer.statistics
             // 60 distinct messages, and one key sent 20 times at once.
             var sends = (0..<60).map { fixtures.newMessage("message \($0)", in: conversation, from: ada) }
-            sends += (0..<20).map { _ in fixtures.newMessage("twenty times", in: conversation, from: bob, key: "shared-key") }
+            sends += (0..<20).map { _ in
+                fixtures.newMessage("twenty times", in: conversation, from: bob, key: "shared-key")
+            }
             let outcomes = try await withThrowingTaskGroup(of: MessageService.Sent.self) { group in
                 for send in sends { group.addTask { try await fixtures.send(send) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -52,7 +59,9 @@ struct GroupCommitTests {
             #expect(stored == 61)
             let after = store.writer.statistics
             #expect(after.writes - before.writes == 80)
-            #expect(after.transactions - before.transactions < 40, "80 concurrent writes took \(after.transactions - before.transactions) transactions")
+            #expect(
+                after.transactions - before.transactions < 40,
+                "80 concurrent writes took \(after.transactions - before.transactions) transactions")
         }
     }
 
@@ -71,12 +80,18 @@ struct GroupCommitTests {
             }
             while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
             async let kept: Void = store.writer.write { db in
-                try db.execute(sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u1', 'kept', 'K', 'h', 0)")
+                try db.execute(
+                    sql:
+                        "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u1', 'kept', 'K', 'h', 0)"
+                )
             }
             async let refused: (any Error)? = {
                 do {
                     try await store.writer.write { db in
-                        try db.execute(sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u2', 'gone', 'G', 'h', 0)")
+                        try db.execute(
+                            sql:
+                                "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES ('u2', 'gone', 'G', 'h', 0)"
+                        )
                         throw Refused()
                     }
                     return nil
@@ -90,7 +105,9 @@ struct GroupCommitTests {
             try await kept
             let error = await refused
             #expect(error is Refused)
-            let names = try await store.pool.read { db in try String.fetchAll(db, sql: "SELECT username FROM users ORDER BY username") }
+            let names = try await store.pool.read { db in
+                try String.fetchAll(db, sql: "SELECT username FROM users ORDER BY username")
+            }
             #expect(names == ["kept"])
             let after = store.writer.statistics
             #expect(after.transactions - before.transactions == 2, "the holder's, then one for the two writes")

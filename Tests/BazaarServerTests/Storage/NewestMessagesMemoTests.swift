@@ -3,15 +3,17 @@ import BazaarStorage
 import Foundation
 import TestSupport
 import Testing
-@testable import BazaarServer
+
 @testable import BazaarSQLite
+@testable import BazaarServer
 
 /// The SQLite store's memory of each conversation's newest messages answers exactly what the
 /// database would, however sends and reads interleave.
 @Suite("NewestMessagesMemo")
 struct NewestMessagesMemoTests {
     private static func message(_ id: String, in conversation: String = "c1") -> Message {
-        Message(id: id, conversationId: conversation, senderId: "ada", body: id, createdAt: Date(timeIntervalSince1970: 0))
+        Message(
+            id: id, conversationId: conversation, senderId: "ada", body: id, createdAt: Date(timeIntervalSince1970: 0))
     }
 
     /// A page of `ids` at `positions`, newest first, stored into `memo` as read at its current generation.
@@ -107,7 +109,8 @@ struct NewestMessagesMemoTests {
             for conversation in conversations {
                 _ = try await fixtures.send("first", in: conversation, from: ada)
                 for limit in limits {  // read once, so the pages are held before the sends start
-                    _ = try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limit)
+                    _ = try await store.messages(
+                        conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limit)
                 }
             }
 
@@ -117,7 +120,9 @@ struct NewestMessagesMemoTests {
                     group.addTask { _ = try await fixtures.send("message \(index)", in: conversation, from: ada) }
                     group.addTask {
                         let slice = try #require(
-                            try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limits[index % 3]))
+                            try await store.messages(
+                                conversationId: conversation.id, viewerId: ada.id, before: nil, limit: limits[index % 3]
+                            ))
                         let ids = slice.items.map(\.id)
                         #expect(Set(ids).count == ids.count, "a message appears once")
                     }
@@ -127,10 +132,12 @@ struct NewestMessagesMemoTests {
 
             for conversation in conversations {
                 for limit in limits {
-                    let held = try #require(store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
+                    let held = try #require(
+                        store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
                     // `before: Int64.max` reads the same newest page from the database itself.
                     let stored = try #require(
-                        try await store.messages(conversationId: conversation.id, viewerId: ada.id, before: .max, limit: limit))
+                        try await store.messages(
+                            conversationId: conversation.id, viewerId: ada.id, before: .max, limit: limit))
                     #expect(held.items == stored.items)
                     #expect(held.next == stored.next)
                     #expect(held.items.count == limit)

@@ -3,6 +3,7 @@ import Foundation
 import ProcessSupport
 import TestSupport
 import Testing
+
 @testable import BazaarSQLite
 
 /// One server process per SQLite file: the store's session memo is exact only if it makes every write.

@@ -4,6 +4,7 @@ import BazaarStorage
 import Foundation
 import TestSupport
 import Testing
+
 @testable import BazaarSearch
 
 /// One suite for ``BazaarStore``, run on every backend this run has (SQLite always, PostgreSQL
@@ -58,8 +59,12 @@ struct StorageTests {
     func aPhotoIsStoredWithItsBytesAndReplacedByTheNextOne(storage: StorageKind) async throws {
         try await storage.withStore { store in
             let ada = try await StoreFixtures(store).user("ada")
-            let first = StoredPhoto(mediaType: "image/png", data: Data([0x89, 0x50, 0, 1, 2]), digest: "aaaa1111", updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
-            let second = StoredPhoto(mediaType: "image/jpeg", data: Data(repeating: 0xFF, count: 70_000), digest: "bbbb2222", updatedAt: Date(timeIntervalSince1970: 1_800_000_001))
+            let first = StoredPhoto(
+                mediaType: "image/png", data: Data([0x89, 0x50, 0, 1, 2]), digest: "aaaa1111",
+                updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
+            let second = StoredPhoto(
+                mediaType: "image/jpeg", data: Data(repeating: 0xFF, count: 70_000), digest: "bbbb2222",
+                updatedAt: Date(timeIntervalSince1970: 1_800_000_001))
             let updated = try await store.setPhoto(userId: ada.id, photo: first)
             #expect(updated?.user.photoURL?.contains("aaaa1111") == true)
             #expect(try await store.photo(userId: ada.id) == first)
@@ -78,13 +83,21 @@ struct StorageTests {
             let fixtures = StoreFixtures(store)
             let ada = try await fixtures.session("s1", refreshTokenHash: "t1")
             let now = fixtures.now
-            #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now) == .rotated(userId: ada.id, sessionId: "s1"))
+            #expect(
+                try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now)
+                    == .rotated(userId: ada.id, sessionId: "s1"))
             #expect(try await store.isSessionActive(id: "s1"))
-            #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t3", newExpiresAt: now + 60, now: now) == .reused(sessionId: "s1"))
+            #expect(
+                try await store.rotateRefreshToken(hash: "t1", newHash: "t3", newExpiresAt: now + 60, now: now)
+                    == .reused(sessionId: "s1"))
             #expect(try await store.isSessionActive(id: "s1") == false)
             // The successor dies with the session.
-            #expect(try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now) == .invalid)
-            #expect(try await store.rotateRefreshToken(hash: "unknown", newHash: "t5", newExpiresAt: now + 60, now: now) == .invalid)
+            #expect(
+                try await store.rotateRefreshToken(hash: "t2", newHash: "t4", newExpiresAt: now + 60, now: now)
+                    == .invalid)
+            #expect(
+                try await store.rotateRefreshToken(hash: "unknown", newHash: "t5", newExpiresAt: now + 60, now: now)
+                    == .invalid)
         }
     }
 
@@ -94,7 +107,9 @@ struct StorageTests {
             let fixtures = StoreFixtures(store)
             _ = try await fixtures.session("s1", refreshTokenHash: "t1")
             let now = fixtures.now
-            #expect(try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now + 61) == .invalid)
+            #expect(
+                try await store.rotateRefreshToken(hash: "t1", newHash: "t2", newExpiresAt: now + 60, now: now + 61)
+                    == .invalid)
             #expect(try await store.isSessionActive(id: "s1"))  // known active before the logout
             try await store.revokeSession(id: "s1", now: now)
             #expect(try await store.isSessionActive(id: "s1") == false)
@@ -112,7 +127,8 @@ struct StorageTests {
             let outcomes = try await withThrowingTaskGroup(of: RefreshOutcome.self) { group in
                 for index in 0..<2 {
                     group.addTask {
-                        try await store.rotateRefreshToken(hash: "t1", newHash: "next-\(index)", newExpiresAt: now + 60, now: now)
+                        try await store.rotateRefreshToken(
+                            hash: "t1", newHash: "next-\(index)", newExpiresAt: now + 60, now: now)
                     }
                 }
                 return try await group.reduce(into: [RefreshOutcome]()) { $0.append($1) }
@@ -181,15 +197,18 @@ struct StorageTests {
             let ada = try await fixtures.user("ada")
             let bob = try await fixtures.user("bob")
             let bike = try await fixtures.product("Bike", seller: ada)
-            let first = try await store.openConversation(between: bob.id, and: ada.id, productId: bike.id, newId: "c1", now: fixtures.now)
+            let first = try await store.openConversation(
+                between: bob.id, and: ada.id, productId: bike.id, newId: "c1", now: fixtures.now)
             #expect(first.created)
             #expect(first.conversation.otherUser == ada)
             #expect(first.conversation.product == bike)
-            let again = try await store.openConversation(between: ada.id, and: bob.id, productId: bike.id, newId: "c2", now: fixtures.now)
+            let again = try await store.openConversation(
+                between: ada.id, and: bob.id, productId: bike.id, newId: "c2", now: fixtures.now)
             #expect(!again.created)
             #expect(again.conversation.id == first.conversation.id)
             #expect(again.conversation.otherUser == bob)
-            let general = try await store.openConversation(between: ada.id, and: bob.id, productId: nil, newId: "c3", now: fixtures.now)
+            let general = try await store.openConversation(
+                between: ada.id, and: bob.id, productId: nil, newId: "c3", now: fixtures.now)
             #expect(general.created)
             #expect(general.conversation.product == nil)
         }
@@ -205,8 +224,10 @@ struct StorageTests {
                 for index in 0..<6 {
                     group.addTask {
                         let (a, b) = index.isMultiple(of: 2) ? (ada, bob) : (bob, ada)
-                        return try await store.openConversation(between: a.id, and: b.id, productId: nil, newId: StoreFixtures.id(), now: fixtures.now)
-                            .conversation.id
+                        return try await store.openConversation(
+                            between: a.id, and: b.id, productId: nil, newId: StoreFixtures.id(), now: fixtures.now
+                        )
+                        .conversation.id
                     }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
@@ -227,10 +248,14 @@ struct StorageTests {
             _ = try await fixtures.send("three", in: conversation, from: bob)
             #expect(try await store.conversation(id: conversation.id, viewerId: ada.id)?.unreadCount == 3)
             #expect(try await store.conversation(id: conversation.id, viewerId: bob.id)?.unreadCount == 0)
-            #expect(try await store.markRead(conversationId: conversation.id, viewerId: ada.id, upTo: second.id, now: fixtures.now) == .marked(otherUserId: bob.id))
+            #expect(
+                try await store.markRead(
+                    conversationId: conversation.id, viewerId: ada.id, upTo: second.id, now: fixtures.now)
+                    == .marked(otherUserId: bob.id))
             #expect(try await store.conversation(id: conversation.id, viewerId: ada.id)?.unreadCount == 1)
             // A marker never moves back.
-            _ = try await store.markRead(conversationId: conversation.id, viewerId: ada.id, upTo: first.id, now: fixtures.now)
+            _ = try await store.markRead(
+                conversationId: conversation.id, viewerId: ada.id, upTo: first.id, now: fixtures.now)
             #expect(try await store.conversation(id: conversation.id, viewerId: ada.id)?.unreadCount == 1)
             let notifications = try await store.notifications(userId: ada.id, before: nil, limit: 10).items
             #expect(notifications.map(\.read) == [false, true, true])
@@ -239,9 +264,14 @@ struct StorageTests {
             #expect(try await store.conversation(id: conversation.id, viewerId: ada.id)?.unreadCount == 0)
             #expect(try await store.conversation(id: conversation.id, viewerId: bob.id)?.unreadCount == 1)
             #expect(try await store.conversation(id: conversation.id, viewerId: bob.id)?.lastMessage == reply)
-            #expect(try await store.markRead(conversationId: conversation.id, viewerId: ada.id, upTo: "missing", now: fixtures.now) == .unknownMessage)
+            #expect(
+                try await store.markRead(
+                    conversationId: conversation.id, viewerId: ada.id, upTo: "missing", now: fixtures.now)
+                    == .unknownMessage)
             let cyd = try await fixtures.user("cyd")
-            #expect(try await store.markRead(conversationId: conversation.id, viewerId: cyd.id, upTo: first.id, now: fixtures.now) == nil)
+            #expect(
+                try await store.markRead(
+                    conversationId: conversation.id, viewerId: cyd.id, upTo: first.id, now: fixtures.now) == nil)
             #expect(try await store.conversation(id: conversation.id, viewerId: cyd.id) == nil)
         }
     }
@@ -261,13 +291,18 @@ struct StorageTests {
                 ).conversation
                 conversations.append(conversation)
                 if index == 0 {
-                    for number in 0..<5 { sent.append(try await fixtures.send("m\(number)", in: conversation, from: other)) }
+                    for number in 0..<5 {
+                        sent.append(try await fixtures.send("m\(number)", in: conversation, from: other))
+                    }
                 }
             }
             var history: [Message] = []
             var before: Int64?
             repeat {
-                guard let slice = try await store.messages(conversationId: conversations[0].id, viewerId: ada.id, before: before, limit: 2) else {
+                guard
+                    let slice = try await store.messages(
+                        conversationId: conversations[0].id, viewerId: ada.id, before: before, limit: 2)
+                else {
                     Issue.record("ada's conversation was not found")
                     return
                 }
@@ -275,7 +310,9 @@ struct StorageTests {
                 before = slice.next
             } while before != nil
             #expect(history == sent.reversed())
-            #expect(try await store.messages(conversationId: conversations[0].id, viewerId: "stranger", before: nil, limit: 2) == nil)
+            #expect(
+                try await store.messages(
+                    conversationId: conversations[0].id, viewerId: "stranger", before: nil, limit: 2) == nil)
 
             var listed: [String] = []
             var position: ConversationPosition?
@@ -312,7 +349,10 @@ struct StorageTests {
             let bobs = try await store.notifications(userId: bob.id, before: nil, limit: 10).items
             // Someone else's id changes nothing.
             try await store.markNotificationsRead(userId: ada.id, ids: [page.items[0].id, bobs[0].id])
-            #expect(try await store.notifications(userId: ada.id, before: nil, limit: 10).items.map(\.read) == [true, false, false])
+            #expect(
+                try await store.notifications(userId: ada.id, before: nil, limit: 10).items.map(\.read) == [
+                    true, false, false,
+                ])
             #expect(try await store.notifications(userId: bob.id, before: nil, limit: 10).items.map(\.read) == [false])
             try await store.markNotificationsRead(userId: ada.id, ids: nil)
             #expect(try await store.notifications(userId: ada.id, before: nil, limit: 10).items.allSatisfy(\.read))

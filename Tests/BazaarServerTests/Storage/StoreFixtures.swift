@@ -4,6 +4,7 @@ import BazaarServer
 import BazaarStorage
 import Foundation
 import TestSupport
+
 @testable import BazaarSQLite
 
 /// Small builders for storage tests: users, products, conversations and messages with ids made here.
@@ -29,12 +30,15 @@ struct StoreFixtures {
     static func withSQLiteStore(maxBatch: Int = 256, _ body: (SQLiteStore) async throws -> Void) async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path, maxBatch: maxBatch))
+        try await body(
+            try SQLiteStore(path: directory.appendingPathComponent("bazaar.sqlite").path, maxBatch: maxBatch))
     }
 
     func user(_ username: String) async throws -> User {
         try await store.createUser(
-            NewUser(id: Self.id(), username: username, displayName: username.capitalized, passwordHash: "hash", createdAt: now)
+            NewUser(
+                id: Self.id(), username: username, displayName: username.capitalized, passwordHash: "hash",
+                createdAt: now)
         ).user
     }
 
@@ -42,22 +46,24 @@ struct StoreFixtures {
     /// (hash) lives a minute from `now`.
     func session(_ id: String, refreshTokenHash: String, username: String = "ada") async throws -> User {
         let ada = try await user(username)
-        try await store.createSession(id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, now: now)
+        try await store.createSession(
+            id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, now: now)
         return ada
     }
 
     func product(_ title: String, seller: User, description: String = "Used, works.") async throws -> Product {
         let product = Product(
-            id: Self.id(), sellerId: seller.id, title: title, description: description, priceCents: 1_000, currency: "EUR",
+            id: Self.id(), sellerId: seller.id, title: title, description: description, priceCents: 1_000,
+            currency: "EUR",
             createdAt: now)
         try await store.createProduct(product)
         return product
     }
 
     func conversation(_ a: User, _ b: User, product: Product? = nil) async throws -> Conversation {
-        try await store.openConversation(between: a.id, and: b.id, productId: product?.id, newId: Self.id(), now: now).conversation
+        try await store.openConversation(between: a.id, and: b.id, productId: product?.id, newId: Self.id(), now: now)
+            .conversation
     }
-
 
     /// A send not made yet: what ``send(_:)`` sends.
     struct PendingSend: Sendable {
@@ -67,7 +73,8 @@ struct StoreFixtures {
         var key: String
     }
 
-    func newMessage(_ body: String, in conversation: Conversation, from sender: User, key: String? = nil) -> PendingSend {
+    func newMessage(_ body: String, in conversation: Conversation, from sender: User, key: String? = nil) -> PendingSend
+    {
         PendingSend(body: body, conversationId: conversation.id, senderId: sender.id, key: key ?? Self.id())
     }
 

@@ -101,13 +101,16 @@ enum KitTestRoutes {
         }
 
         router.get("/text") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "plain")))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "plain"))
+            )
         }
 
         // Compressed whether asked or not, as some servers do: /compressed/gzip, /compressed/deflate.
         router.get("/compressed/{encoding}") { _, context -> Response in
             let encoding = try context.parameters.require("encoding")
-            let product = ExampleProduct(id: "p-1", title: String(repeating: "Road bike ", count: 200), priceCents: 25_000)
+            let product = ExampleProduct(
+                id: "p-1", title: String(repeating: "Road bike ", count: 200), priceCents: 25_000)
             var plain = ByteBuffer(bytes: try JSONEncoder().encode(product))
             let algorithm: CompressionAlgorithm = encoding == "gzip" ? .gzip() : .zlib()
             let body = try plain.compress(with: algorithm)
@@ -129,7 +132,10 @@ enum KitTestRoutes {
         router.post("/tokens") { request, _ -> Response in
             _ = try await request.body.collect(upTo: 1 << 20)
             return try KitTestRoutes.json(
-                ["user": ["name": "ada"], "tokens": ["accessToken": "at-resp-secret", "refreshToken": "rt-resp-secret"]])
+                [
+                    "user": ["name": "ada"],
+                    "tokens": ["accessToken": "at-resp-secret", "refreshToken": "rt-resp-secret"],
+                ])
         }
 
         router.get("/no-content") { _, _ in Response(status: .noContent) }
@@ -207,7 +213,8 @@ enum KitTestRoutes {
                 return Response(status: .notModified, headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(renewed)"])
             }
             hits.hit("etag-200-\(name)")
-            return try KitTestRoutes.json(["version": 1], headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(maxAge)"])
+            return try KitTestRoutes.json(
+                ["version": 1], headers: [.eTag: "\"v1\"", .cacheControl: "max-age=\(maxAge)"])
         }
 
         router.get("/cache/last-modified/{name}") { request, context -> Response in
@@ -243,7 +250,8 @@ enum KitTestRoutes {
             let name = try context.parameters.require("name")
             let language = request.headers[.acceptLanguage] ?? "none"
             hits.hit("vary-\(name)-\(language)")
-            return try KitTestRoutes.json(["language": language], headers: [.cacheControl: "max-age=60", .vary: "Accept-Language"])
+            return try KitTestRoutes.json(
+                ["language": language], headers: [.cacheControl: "max-age=60", .vary: "Accept-Language"])
         }
 
         router.get("/cache/sized/{name}") { request, context -> Response in

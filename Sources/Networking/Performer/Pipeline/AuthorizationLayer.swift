@@ -1,4 +1,5 @@
 import HTTPTypes
+
 /// Adds the request's `Authorization` header from its ``RequestAuthorizer``, and after a `401`
 /// replays the request once with newer credentials, from the retry stage down.
 ///
@@ -8,7 +9,9 @@ struct AuthorizationLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Authorizes `request`, sends it, and replays it once if the credentials were refused.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         guard let authorizer = context.options.authorizer else { return try await next.exchange(request, context) }
         let authorization = try await authorizer.authorization()
         request.head.headerFields[.authorization] = authorization

@@ -9,7 +9,9 @@ struct CacheLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Serves `request` from the cache, or sends it and settles the cache from the answer.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         guard let cache else { return try await next.exchange(request, context) }
         let exchange = cache.begin(
             request, partition: context.options.cachePartition, policy: context.options.cachePolicy)

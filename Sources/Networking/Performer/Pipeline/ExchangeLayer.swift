@@ -9,7 +9,8 @@ protocol ExchangeLayer: Sendable {
     ///
     /// The request is consumed: a stage that adds a header field changes the only copy instead of
     /// copying the fields its caller no longer needs.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
 }
 
 /// What travels down the pipeline beside the request: the caller's choices for this one request,

@@ -11,7 +11,9 @@ struct InterceptorLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Adapts `request`, sends it on, and shows the answer to every interceptor.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         for interceptor in interceptors {
             do {
                 request = try await interceptor.adapt(request)

@@ -11,7 +11,9 @@ struct LoggingLayer<Next: ExchangeLayer>: ExchangeLayer {
     let next: Next
 
     /// Passes `request` on and logs what came of it.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         guard logger.logLevel <= .debug else { return try await next.exchange(request, context) }
         let line = "\(request.head.method.rawValue) \(Redaction.path(request.head.path ?? ""))"
         let result: ExchangeResult
@@ -28,7 +30,11 @@ struct LoggingLayer<Next: ExchangeLayer>: ExchangeLayer {
             metadata: ["duration_ms": "\(elapsed(since: context))", "note": "\(note(for: result.source))"])
         if logger.logLevel <= .trace {
             let sentFields: HTTPFields
-            if let sent = result.sent { sentFields = sent.head.headerFields } else { sentFields = request.head.headerFields }
+            if let sent = result.sent {
+                sentFields = sent.head.headerFields
+            } else {
+                sentFields = request.head.headerFields
+            }
             logger.trace(
                 "exchange",
                 metadata: [

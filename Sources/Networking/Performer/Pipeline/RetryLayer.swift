@@ -18,9 +18,12 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
 
     /// Makes attempts until one is final, the policy says stop, or the deadline would be crossed:
     /// the decisions are ``RetrySchedule``'s; this sends, waits and reads the clock.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         var schedule = RetrySchedule(
-            policy: context.retryPolicy, mayRetry: RetryRules.mayRetry(request), attemptTimeout: context.transfer.timeout)
+            policy: context.retryPolicy, mayRetry: RetryRules.mayRetry(request),
+            attemptTimeout: context.transfer.timeout)
         var attemptContext = context
         while true {
             switch schedule.beforeAttempt(left: context.end.map { $0 - .now }) {

@@ -4,7 +4,9 @@ struct TransportLayer: ExchangeLayer {
     let transport: any HTTPTransport
 
     /// Sends `request` once, bounded by the context's transfer options.
-    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError) -> ExchangeResult {
+    func exchange(_ request: consuming TransportRequest, _ context: ExchangeContext) async throws(NetworkError)
+        -> ExchangeResult
+    {
         let response = try await transport.send(request, options: context.transfer)
         return ExchangeResult(response: response, source: .network(attempts: 1), sent: request)
     }
