@@ -1,0 +1,93 @@
+import BazaarAPI
+import BazaarDomain
+import BazaarServerRuntime
+import BazaarStorage
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import BazaarPostgres
+
+/// A plan's live events commit with its rows: delivered (on PostgreSQL through the listener, as
+/// on another replica) when the plan applies, never when its claim was taken and nothing was written.
+@Suite("Write plans publish their events with their rows, on every backend")
+struct PlanEventsTests {
+    /// What reached this replica's sockets: each frame with its users, in order.
+    final class RecordingSink: LiveEventSink {
+        let frames = Mutex<[(frame: String, users: [String])]>([])
+
+        func deliver(_ event: LiveEvent, to userIds: [String]) async {
+            if let frame = LiveEventFrame.encode(event) { frames.withLock { $0.append((frame, userIds.sorted())) } }
+        }
+
+        func deliver(frame: String, to userIds: [String]) async {
+            frames.withLock { $0.append((frame, userIds.sorted())) }
+        }
+
+        func productsChanged() {}
+
+        /// Waits (bounded) until `count` frames have arrived; returns them.
+        func wait(for count: Int) async -> [(frame: String, users: [String])] {
+            await within(.seconds(10), else: frames.withLock { $0 }) {
+                while self.frames.withLock({ $0.count }) < count { try? await Task.sleep(for: .milliseconds(10)) }
+                return self.frames.withLock { $0 }
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
+    func aPlansEventsAreDeliveredOnceAndATakenClaimPublishesNothing(storage: StorageKind) async throws {
+        try await storage.withConfiguration { configuration in
+            let sink = RecordingSink()
+            let backend = try await StorageEngines.engine(for: configuration)
+                .open(sink: sink, logger: TestServer.quietLogger(label: "plan-events"))
+            // On PostgreSQL the events come back through this replica's listener, as to any other.
+            let listeners = backend.services.compactMap { $0 as? PostgresEventListener }
+            let listening = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for listener in listeners { group.addTask { try await listener.run() } }
+                    try await group.waitForAll()
+                }
+            }
+            defer { listening.cancel() }
+            let fixtures = StoreFixtures(backend.store)
+            let ada = try await fixtures.user("ada")
+            let bob = try await fixtures.user("bob")
+            let conversation = try await fixtures.conversation(bob, ada)
+
+            guard
+                case .created(let first) = try await fixtures.send(
+                    fixtures.newMessage("first", in: conversation, from: bob, key: "k"))
+            else {
+                Issue.record("expected a new message")
+                return
+            }
+            let afterFirst = await sink.wait(for: 2)
+            #expect(afterFirst.count == 2)
+            #expect(afterFirst.first?.frame.contains(first.id) == true, "message.created first")
+            #expect(afterFirst.first?.users == [ada.id, bob.id].sorted(), "to both members")
+            #expect(afterFirst.last?.frame.contains("notification.created") == true)
+            #expect(afterFirst.last?.users == [ada.id], "the notification to the recipient only")
+
+            // The same key again: a replay, nothing written, nothing published. The next new
+            // message's events come right after the first message's.
+            #expect(
+                try await fixtures.send(fixtures.newMessage("first", in: conversation, from: bob, key: "k"))
+                    == .replayed(first))
+            guard
+                case .created(let second) = try await fixtures.send(
+                    fixtures.newMessage("second", in: conversation, from: bob))
+            else {
+                Issue.record("expected a new message")
+                return
+            }
+            let all = await sink.wait(for: 4)
+            #expect(all.count == 4, "the replay published nothing")
+            #expect(all.dropFirst(2).first?.frame.contains(second.id) == true)
+            listening.cancel()
+            _ = await listening.result
+            await backend.close()
+        }
+    }
+}
