@@ -24,9 +24,7 @@ struct OpenConversationTests {
         -> OpenScreen
     {
         let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
-        let outbox = try Outbox(
-            path: folder.appendingPathComponent("outbox.sqlite").path,
-            deliverer: BazaarOutboxDeliverer(network: buyer.network))
+        let outbox = try Outbox.testOutbox(in: folder, for: buyer)
         let screen = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(
             user: seller, product: nil)
         let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
@@ -69,9 +67,7 @@ struct OpenConversationTests {
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
             let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
-            let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path,
-                deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox.testOutbox(in: folder, for: buyer)
             // The logic goes out of scope at once, as in a web handler that returns a streaming body.
             let (states, conversationID) = try await {
                 () async throws -> (AsyncStream<ScreenState<MessagesContent>>, String) in
@@ -145,9 +141,7 @@ struct OpenConversationTests {
             let seller = try await fixture.raw.register("ugo")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path,
-                deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox.testOutbox(in: folder, for: buyer)
             // No socket: only the outbox can tell the screen what happened.
             let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
             _ = await logic.send(.load)
@@ -207,9 +201,7 @@ struct MessagesRequestCountTests {
             }
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path,
-                deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox.testOutbox(in: folder, for: buyer)
             let list = try await fixture.serverRequestCount(APIRoutes.conversations)
             let single = try await fixture.serverRequestCount(APIRoutes.conversation)
             let screen = ChatModule(session: buyer, outbox: outbox).messagesScreen(conversationID: target.id)
@@ -238,9 +230,7 @@ struct MessagesRequestCountTests {
             let seller = try await fixture.raw.register("udo")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let outbox = try Outbox(
-                path: folder.appendingPathComponent("outbox.sqlite").path,
-                deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox.testOutbox(in: folder, for: buyer)
             let logic = ChatModule(session: buyer, outbox: outbox).messagesScreen(user: seller.user, product: nil).logic
             #expect(await logic.send(.load).content != nil)
             let states = await logic.states()
@@ -260,5 +250,14 @@ struct MessagesRequestCountTests {
             #expect(
                 await logic.send(.refresh).content?.messages.filter { $0.body == "is it still for sale?" }.count == 1)
         }
+    }
+}
+
+extension Outbox {
+    /// A buyer's outbox in a test's folder, delivering through their controller.
+    static func testOutbox(in folder: URL, for session: UserSession) throws -> Outbox {
+        try Outbox(
+            path: folder.appendingPathComponent("outbox.sqlite").path,
+            deliverer: BazaarOutboxDeliverer(network: session.network))
     }
 }
