@@ -28,7 +28,7 @@ public struct SQLiteEngine: StorageEngine {
 
     public func open(sink: any LiveEventSink, logger: Logger) async throws -> StorageBackend {
         // Opening and migrating blocks on fsync: off the cooperative pool, so a process that
-        // embeds the server (tests, `bazaar demo`) keeps its pool for answering requests.
+        // embeds the server (tests, `bazaar-demo`) keeps its pool for answering requests.
         let events = InProcessEventBus(sink: sink)
         let store = try await NIOThreadPool.singleton.runIfActive { [path, maxBatch] in
             try SQLiteStore(path: path, maxBatch: maxBatch, events: events)

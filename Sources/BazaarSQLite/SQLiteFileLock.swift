@@ -13,7 +13,7 @@ import Foundation
 /// every revocation because it makes them), so a second server on the same file must not start.
 /// The lock is on a file of its own, never on the database: closing any descriptor of the
 /// database would drop the POSIX locks SQLite holds on it. The executable takes it; a process
-/// that embeds the server (`bazaar demo`, tests restarting a server on its file) owns its files.
+/// that embeds the server (`bazaar-demo`, tests restarting a server on its file) owns its files.
 public final class SQLiteFileLock: Sendable {
     /// Why the lock could not be taken.
     public enum LockError: Error, CustomStringConvertible, Equatable {

@@ -3,7 +3,7 @@ import BazaarStorage
 import Foundation
 import Logging
 
-/// Everything an operator (or a test, or the app's `bazaar demo`) can set on a Bazaar server.
+/// Everything an operator (or a test, or `bazaar-demo`) can set on a Bazaar server.
 public struct BazaarServerConfiguration: Sendable {
     /// The address to listen on; `127.0.0.1` by default.
     public var host: String
