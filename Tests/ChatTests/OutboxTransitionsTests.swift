@@ -3,6 +3,8 @@ import Dependencies
 import Foundation
 import HTTPTypes
 import Networking
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import Chat
@@ -80,5 +82,66 @@ struct OutboxTransitionsTests {
             ])
         #expect(schedule.afterPass(drained: true, random: noJitter) == .untilNudged)
         #expect(schedule.afterPass(drained: false, random: noJitter) == .backoff(.milliseconds(500)))
+    }
+
+    /// Refuses the first `failures` posts as if the server were unreachable, then delivers.
+    final class FlakyDeliverer: OutboxDeliverer {
+        let failures: Int
+        let posts = Mutex(0)
+
+        init(failures: Int) {
+            self.failures = failures
+        }
+
+        func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String
+        {
+            "c1"
+        }
+
+        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
+            -> Message
+        {
+            let attempt = posts.withLock { posts in
+                posts += 1
+                return posts
+            }
+            guard attempt > failures else { throw .noConnection(reason: "refused") }
+            return Message(
+                id: "m1", conversationId: conversationID, senderId: "me", body: body,
+                createdAt: OutboxTransitionsTests.at)
+        }
+    }
+
+    @Test("after a failed attempt the worker waits its backoff on the injected clock: a minute passes in no time")
+    func backoffWaitsOnTheInjectedClock() async throws {
+        let folder = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualClock()
+        let deliverer = FlakyDeliverer(failures: 1)
+        let outbox = try Outbox(
+            path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: deliverer,
+            backoff: RetryPolicy(baseDelay: .seconds(60), maxDelay: .seconds(60), jitter: false), clock: clock,
+            now: { Self.at })
+        let queued = try await outbox.enqueue("Still for sale?", to: .conversation(id: "c1"))
+        #expect(queued.createdAt == Self.at, "stamped by the injected time")
+        let updates = await outbox.updates()
+        await outbox.start()
+        // The first attempt fails; the worker then waits 60 s on the clock, not on the wall.
+        let waiting = await within(.seconds(10), else: false) {
+            while clock.sleeperCount == 0 { await Task.yield() }
+            return true
+        }
+        #expect(waiting)
+        #expect(deliverer.posts.withLock { $0 } == 1)
+        clock.advance(by: .seconds(59))
+        #expect(clock.sleeperCount == 1, "59 s is not yet the backoff")
+        clock.advance(by: .seconds(1))
+        let delivered = await within(.seconds(10), else: nil) { () -> OutboxEntry? in
+            for await entry in updates where entry.state.isFinal { return entry }
+            return nil
+        }
+        #expect(delivered?.state == .sent(messageID: "m1"))
+        #expect(deliverer.posts.withLock { $0 } == 2)
+        await outbox.stop()
     }
 }

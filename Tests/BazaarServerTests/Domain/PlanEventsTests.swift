@@ -16,23 +16,35 @@ struct PlanEventsTests {
     /// What reached this replica's sockets: each frame with its users, in order.
     final class RecordingSink: LiveEventSink {
         let frames = Mutex<[(frame: String, users: [String])]>([])
+        /// One element per frame as it arrives, so a test waits for frames rather than for time.
+        let arrivals: AsyncStream<Void>
+        private let arrived: AsyncStream<Void>.Continuation
+
+        init() {
+            (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        }
 
         func deliver(_ event: LiveEvent, to userIds: [String]) async {
-            if let frame = LiveEventFrame.encode(event) { frames.withLock { $0.append((frame, userIds.sorted())) } }
+            if let frame = LiveEventFrame.encode(event) { record(frame, userIds) }
         }
 
         func deliver(frame: String, to userIds: [String]) async {
-            frames.withLock { $0.append((frame, userIds.sorted())) }
+            record(frame, userIds)
         }
 
         func productsChanged() {}
 
-        /// Waits (bounded) until `count` frames have arrived; returns them.
+        private func record(_ frame: String, _ userIds: [String]) {
+            frames.withLock { $0.append((frame, userIds.sorted())) }
+            arrived.yield()
+        }
+
+        /// Waits (at most 10 s) until `count` frames have arrived; returns the frames so far.
         func wait(for count: Int) async -> [(frame: String, users: [String])] {
-            await within(.seconds(10), else: frames.withLock { $0 }) {
-                while self.frames.withLock({ $0.count }) < count { try? await Task.sleep(for: .milliseconds(10)) }
-                return self.frames.withLock { $0 }
+            await within(.seconds(10), else: ()) {
+                for await _ in self.arrivals where self.frames.withLock({ $0.count }) >= count { return }
             }
+            return frames.withLock { $0 }
         }
     }
 
