@@ -11,17 +11,18 @@ extension PostgresStore {
     /// notification (`bazaar_publish_all`), because it holds the event lock until the commit.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
         let nowMillis = StoredValues.millis(now)
+        // Encoded before the transaction, so no connection is held while JSON is written.
+        var frames: [String] = []
+        var recipients: [String] = []
+        for case .publish(let event, let userIds) in plan.writes {
+            guard let frame = LiveEventFrame.encode(event) else { continue }
+            frames.append(frame)
+            recipients.append(Set(userIds).sorted().joined(separator: ","))
+        }
         do {
-            try await database.withTransaction { transaction in
+            try await database.withTransaction { [frames, recipients] transaction in
                 for write in plan.writes {
                     try await Self.write(write, at: nowMillis, in: transaction)
-                }
-                var frames: [String] = []
-                var recipients: [String] = []
-                for case .publish(let event, let userIds) in plan.writes {
-                    guard let frame = LiveEventFrame.encode(event) else { continue }
-                    frames.append(frame)
-                    recipients.append(Set(userIds).sorted().joined(separator: ","))
                 }
                 if !frames.isEmpty {
                     // One statement and one NOTIFY for all of them: every replica reads them in one go.
