@@ -65,22 +65,16 @@ extension PostgresStore {
     public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws
         -> Slice<Message>?
     {
-        try await database.withConnection { connection in
-            let member = try await connection.query(
-                """
-                SELECT 1 FROM conversations WHERE id = \(conversationId) AND (user_low = \(viewerId) OR user_high = \(viewerId))
-                """, logger: database.logger
-            ).collect()
-            guard !member.isEmpty else { return nil }
-            let rows = try await connection.query(
-                """
-                SELECT \(unescaped: Self.messageColumns) FROM messages
-                WHERE conversation_id = \(conversationId) AND (\(position)::BIGINT IS NULL OR seq < \(position))
-                ORDER BY seq DESC LIMIT \(limit + 1)
-                """, logger: database.logger
-            ).collect()
-            return try Self.slice(rows, limit: limit, map: Self.message)
-        }
+        // Members never change, so the membership check is usually answered from memory: one round trip per page.
+        guard let members = try await conversationMembers(id: conversationId), members.other(than: viewerId) != nil
+        else { return nil }
+        let rows = try await database.rows(
+            """
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation_id = \(conversationId) AND (\(position)::BIGINT IS NULL OR seq < \(position))
+            ORDER BY seq DESC LIMIT \(limit + 1)
+            """)
+        return try Self.slice(rows, limit: limit, map: Self.message)
     }
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {

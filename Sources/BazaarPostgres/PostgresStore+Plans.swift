@@ -4,87 +4,99 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// Applies the plan in one transaction. Its live events are rows of that transaction
-    /// (`bazaar_publish`), notified when it commits: the rows and their events commit together
+    /// Applies the plan as one statement, which is its own transaction (``PlanStatement``): one
+    /// round trip and one commit. Its live events are rows of that transaction
+    /// (`bazaar_publish_all`), notified when it commits: the rows and their events commit together
     /// or not at all, so an acknowledged write always reaches the sockets on every replica, and
-    /// a rolled-back one never does. Events are written last, in one statement and one
-    /// notification (`bazaar_publish_all`), because it holds the event lock until the commit.
+    /// a rolled-back one never does.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
         let nowMillis = StoredValues.millis(now)
-        // Encoded before the transaction, so no connection is held while JSON is written.
+        var statement = PlanStatement()
         var frames: [String] = []
         var recipients: [String] = []
-        for case .publish(let event, let userIds) in plan.writes {
-            guard let frame = LiveEventFrame.encode(event) else { continue }
-            frames.append(frame)
-            recipients.append(Set(userIds).sorted().joined(separator: ","))
-        }
-        do {
-            try await database.withTransaction { [frames, recipients] transaction in
-                for write in plan.writes {
-                    try await Self.write(write, at: nowMillis, in: transaction)
-                }
-                if !frames.isEmpty {
-                    // One statement and one NOTIFY for all of them: every replica reads them in one go.
-                    try await transaction.rows("SELECT bazaar_publish_all(\(frames), \(recipients), \(nowMillis))")
-                }
+        var claim: IdempotencyClaim?
+        for write in plan.writes {
+            switch write {
+            case .publish(let event, let userIds):
+                guard let frame = LiveEventFrame.encode(event) else { continue }
+                frames.append(frame)
+                recipients.append(Set(userIds).sorted().joined(separator: ","))
+            case .claim(let taken):
+                claim = taken
+                Self.add(write, at: nowMillis, to: &statement)
+            default:
+                Self.add(write, at: nowMillis, to: &statement)
             }
-        } catch let taken as ClaimTaken {
-            // Rolled back; the earlier request's result is read now that its claim is committed.
-            guard
-                let row = try await database.rows(
-                    "SELECT message_id FROM idempotency_keys WHERE user_id = \(taken.claim.owner) AND idem_key = \(taken.claim.key)"
-                ).first
-            else { throw StoreError.corrupt("a taken idempotency key is missing") }
-            return .claimTaken(resultId: try row.decode(String.self))
         }
-        return .applied
+        // The SQL text is built only from this file's fragments and placeholders; every value is bound.
+        let query = statement.query(
+            publish: frames.isEmpty
+                ? nil
+                : { [frames, recipients] statement in
+                    "bazaar_publish_all(\(statement.bind(frames)), \(statement.bind(recipients)), \(statement.bind(nowMillis)))"
+                })
+        guard let row = try await database.rows(query).first else {
+            throw StoreError.corrupt("a plan's statement answered no row")
+        }
+        let (claimed, _) = try row.decode((Bool, Int64?).self)
+        guard let claim, !claimed else { return .applied }
+        // Nothing was written; the earlier request's result is read now that its claim is committed.
+        guard
+            let taken = try await database.rows(
+                "SELECT message_id FROM idempotency_keys WHERE user_id = \(claim.owner) AND idem_key = \(claim.key)"
+            ).first
+        else { throw StoreError.corrupt("a taken idempotency key is missing") }
+        return .claimTaken(resultId: try taken.decode(String.self))
     }
 
-    /// A claim found taken: thrown to roll the transaction back.
-    private struct ClaimTaken: Error {
-        let claim: IdempotencyClaim
-    }
-
-    /// Runs one write of a plan (publishes are written after the others, by ``apply(_:now:)``).
-    private static func write(_ write: StoredWrite, at nowMillis: Int64, in transaction: PostgresTransaction)
-        async throws
-    {
+    /// Adds one write of a plan to its statement (publishes are written last, by ``apply(_:now:)``).
+    private static func add(_ write: StoredWrite, at nowMillis: Int64, to statement: inout PlanStatement) {
         switch write {
         case .claim(let claim):
             // The unique key decides a race between replicas: the second insert waits for the
-            // first transaction, then inserts nothing.
-            let claimed = try await transaction.rows(
+            // first transaction, then inserts nothing, and nothing after it is written.
+            statement.addClaim(
                 """
                 INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at)
-                VALUES (\(claim.owner), \(claim.key), \(claim.resultId), \(nowMillis))
+                VALUES (\(statement.bind(claim.owner)), \(statement.bind(claim.key)), \(statement.bind(claim.resultId)), \
+                \(statement.bind(nowMillis)))
                 ON CONFLICT (user_id, idem_key) DO NOTHING
                 RETURNING message_id
                 """)
-            if claimed.isEmpty { throw ClaimTaken(claim: claim) }
         case .appendMessage(let message):
-            // One statement: the message, its conversation's activity, and its sender's read marker.
-            let at = StoredValues.millis(message.createdAt)
-            try await transaction.rows(
+            // The message, then its conversation's activity and its sender's read marker, which read
+            // the message's row (so they run after it, and only when it was written).
+            let id = statement.bind(message.id)
+            let conversation = statement.bind(message.conversationId)
+            let sender = statement.bind(message.senderId)
+            let at = statement.bind(StoredValues.millis(message.createdAt))
+            let inserted = statement.addWrite(
                 """
-                WITH inserted AS (
-                    INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
-                    VALUES (\(message.id), \(message.conversationId), \(message.senderId), \(message.body), \(at))
-                    RETURNING seq
-                ), touched AS (
-                    UPDATE conversations SET updated_at = \(at), last_message_id = \(message.id)
-                    WHERE id = \(message.conversationId)
-                )
-                UPDATE conversation_reads SET last_read_seq = inserted.seq FROM inserted
-                WHERE conversation_id = \(message.conversationId) AND user_id = \(message.senderId)
-                    AND last_read_seq < inserted.seq
+                INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
+                SELECT \(id), \(conversation), \(sender), \(statement.bind(message.body)), \(at) WHERE \(statement.gate)
+                RETURNING seq
+                """)
+            statement.addWrite(
+                """
+                UPDATE conversations SET updated_at = \(at), last_message_id = \(id)
+                WHERE id = \(conversation) AND EXISTS (SELECT 1 FROM \(inserted))
+                RETURNING 1
+                """)
+            statement.addWrite(
+                """
+                UPDATE conversation_reads SET last_read_seq = \(inserted).seq FROM \(inserted)
+                WHERE conversation_id = \(conversation) AND user_id = \(sender) AND last_read_seq < \(inserted).seq
+                RETURNING 1
                 """)
         case .notify(let userId, let notification):
-            try await transaction.rows(
+            statement.addWrite(
                 """
                 INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at)
-                VALUES (\(notification.id), \(userId), \(notification.type), \(notification.read),
-                    \(notification.conversationId), \(notification.messageId), \(StoredValues.millis(notification.createdAt)))
+                SELECT \(statement.bind(notification.id)), \(statement.bind(userId)), \(statement.bind(notification.type)),
+                    \(statement.bind(notification.read)), \(statement.bind(notification.conversationId)),
+                    \(statement.bind(notification.messageId)), \(statement.bind(StoredValues.millis(notification.createdAt)))
+                WHERE \(statement.gate)
+                RETURNING 1
                 """)
         case .publish:
             break  // written last, by apply

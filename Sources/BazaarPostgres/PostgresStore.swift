@@ -78,8 +78,13 @@ extension PostgresStore {
                 productId: id))
     }
 
+    /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).
     static func message(_ row: PostgresRow) throws -> Message {
-        try message(row.makeRandomAccess(), prefix: "")
+        let (id, _, conversationId, senderId, body, createdAt) = try row.decode(
+            (String, Int64, String, String, String, Int64).self)
+        return Message(
+            id: id, conversationId: conversationId, senderId: senderId, body: body,
+            createdAt: StoredValues.date(createdAt))
     }
 
     /// A message from columns named `prefix + name`.
