@@ -89,6 +89,18 @@ package final class PostgresDatabase: Sendable {
         return try await guarded { client in try await client.query(query, logger: logger).collect() }
     }
 
+    /// Runs a prepared statement (prepared on a connection the first time it runs there) and
+    /// returns its decoded rows, under the same rules as ``rows(_:)``.
+    package func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
+    where Statement.Row: Sendable {
+        let logger = self.logger
+        return try await guarded { client in
+            var rows: [Statement.Row] = []
+            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
+    }
+
     /// The deadline, the fast-fail gate and the error translation around one operation.
     private func guarded<Result: Sendable>(
         _ operation: @escaping @Sendable (PostgresClient) async throws -> Result

@@ -152,12 +152,11 @@ struct PostgresEventListener: Service {
     private func catchUp(_ connection: PostgresConnection, _ cursor: Cursor) async throws {
         while true {
             let after = cursor.lastSeq ?? 0
-            let rows = try await connection.query(
-                "SELECT seq, kind, user_ids, frame FROM live_events WHERE seq > \(after) ORDER BY seq LIMIT 500",
-                logger: logger
-            ).collect()
-            for row in rows {
-                let (seq, kind, userIds, frame) = try row.decode((Int64, String, [String], String).self)
+            var count = 0
+            for try await (seq, kind, userIds, frame) in try await connection.execute(
+                PreparedStatements.LiveEventsAfter(after: after), logger: logger)
+            {
+                count += 1
                 switch PostgresEventBus.Kind(rawValue: kind) {
                 case .live: await sink.deliver(frame: frame, to: userIds)
                 case .products: sink.productsChanged()
@@ -165,7 +164,7 @@ struct PostgresEventListener: Service {
                 }
                 cursor.lastSeq = seq
             }
-            if rows.count < 500 { return }
+            if count < PreparedStatements.LiveEventsAfter.limit { return }
         }
     }
 

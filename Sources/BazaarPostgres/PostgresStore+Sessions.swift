@@ -64,6 +64,6 @@ extension PostgresStore {
 
     /// Whether the session exists and is not revoked.
     public func isSessionActive(id: String) async throws -> Bool {
-        try await !database.rows("SELECT 1 FROM sessions WHERE id = \(id) AND revoked_at IS NULL").isEmpty
+        try await !database.execute(PreparedStatements.ActiveSession(sessionId: id)).isEmpty
     }
 }
