@@ -185,6 +185,18 @@ package enum PostgresMigrations {
                 END $$
                 """
             ]),
+        // The sequence number of a conversation's last message, so that of two sends committing
+        // at once the one whose message is newer (by seq) always ends as the last message: the
+        // update is conditional on this column, which PostgreSQL re-checks on the row as the
+        // other transaction left it.
+        Migration(
+            name: "v6-last-message-seq",
+            statements: [
+                "ALTER TABLE conversations ADD COLUMN last_message_seq BIGINT NOT NULL DEFAULT 0",
+                """
+                UPDATE conversations c SET last_message_seq = m.seq FROM messages m WHERE m.id = c.last_message_id
+                """,
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -76,10 +76,13 @@ extension PostgresStore {
                 SELECT \(id), \(conversation), \(sender), \(statement.bind(message.body)), \(at) WHERE \(statement.gate)
                 RETURNING seq
                 """)
+            // Conditional on the stored last message being older: of two sends committing at once,
+            // the newer message (by seq) is the conversation's last, whichever commits second.
             statement.addWrite(
                 """
-                UPDATE conversations SET updated_at = \(at), last_message_id = \(id)
-                WHERE id = \(conversation) AND EXISTS (SELECT 1 FROM \(inserted))
+                UPDATE conversations SET updated_at = \(at), last_message_id = \(id), last_message_seq = \(inserted).seq
+                FROM \(inserted)
+                WHERE id = \(conversation) AND last_message_seq < \(inserted).seq
                 RETURNING 1
                 """)
             statement.addWrite(

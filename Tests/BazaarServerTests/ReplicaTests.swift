@@ -126,6 +126,48 @@ struct ReplicaTests {
         }
     }
 
+    /// A send is one statement that updates its conversation's row and then takes the event lock;
+    /// many at once into one conversation, from both members through both replicas, must all land
+    /// (no deadlock, no lost update of the conversation's last message) and each exactly once.
+    @Test func manySendsAtOnceIntoOneConversationThroughBothReplicasAllLandOnce() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let ada = try await replicas.clientA.register("ada")
+                let bob = try await replicas.clientB.register("bob")
+                let conversation = try await replicas.clientA.startConversation(
+                    with: ada.user.id, token: bob.tokens.accessToken)
+                // Five bursts of 40: the race on the conversation's last message is a matter of
+                // which of two commits lands second, so one burst alone misses it often.
+                for burst in 0..<5 {
+                    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                        for index in 0..<40 {
+                            let client = index % 2 == 0 ? replicas.clientA : replicas.clientB
+                            let token = index % 4 < 2 ? ada.tokens.accessToken : bob.tokens.accessToken
+                            group.addTask {
+                                try await client.sendMessage(
+                                    "burst \(burst)-\(index)", in: conversation.id, token: token,
+                                    key: "burst-\(burst)-\(index)"
+                                ).status
+                            }
+                        }
+                        return try await group.reduce(into: [Int]()) { $0.append($1) }
+                    }
+                    #expect(statuses.allSatisfy { $0 == 201 }, "statuses: \(statuses)")
+                    let history = try await replicas.clientB.get(
+                        APIRoutes.messages.path(conversation.id) + "?limit=40", token: ada.tokens.accessToken
+                    )
+                    .decode(Page<Message>.self)
+                    #expect(Set(history.items.map(\.body)) == Set((0..<40).map { "burst \(burst)-\($0)" }))
+                    let listed = try await replicas.clientA.get(
+                        APIRoutes.conversations.template, token: bob.tokens.accessToken
+                    )
+                    .decode(Page<Conversation>.self)
+                    #expect(listed.items.first?.lastMessage?.id == history.items.first?.id, "burst \(burst)")
+                }
+            }
+        }
+    }
+
     @Test func aProductListedOnOneReplicaAppearsInTheOthersCachedList() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
