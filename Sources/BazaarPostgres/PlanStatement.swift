@@ -1,23 +1,49 @@
 import PostgresNIO
 
-/// One SQL statement built from the writes of a plan: each write is a data-modifying CTE, and the
-/// statement is its own transaction, so a plan costs one round trip and one commit.
+/// One SQL statement built from the writes of one or more plans: each write is a data-modifying
+/// CTE, and the statement is its own transaction, so a group of plans costs one round trip and
+/// one commit.
 ///
-/// Two rules make one statement behave like the transaction it replaces:
-/// - **The claim gates the rest.** Every write after a claim inserts or updates only when the
-///   claim's `INSERT … ON CONFLICT DO NOTHING` returned its row, so a plan whose key was taken
-///   first writes nothing (the unique key decides a race between replicas, as before).
+/// Three rules make one statement behave like the transactions it replaces:
+/// - **A plan's claim gates the rest of that plan.** Every write of a plan after its claim inserts
+///   or updates only when the claim's `INSERT … ON CONFLICT DO NOTHING` returned its row, so a
+///   plan whose key was taken first writes nothing, and the other plans of the group are not
+///   affected (the unique key decides a race between replicas, as before).
 /// - **Events are written after every other write has run.** PostgreSQL runs the CTEs of one
 ///   statement in an order of its choosing; the final `SELECT` reads a count from every write
-///   before it calls `bazaar_publish_all`, which takes the event lock. So the lock is always the
-///   last one a plan takes, and two plans that touch the same rows cannot deadlock on it.
+///   before it calls `bazaar_publish_all` (once, for the events of every plan whose claim held),
+///   which takes the event lock. So the lock is always the last one a statement takes, and two
+///   statements that touch the same rows cannot deadlock on it.
+/// - **The plans of one statement touch different rows** (``PlanGroupCommit`` groups them so), as
+///   PostgreSQL does not say which of two updates of one row in one statement wins.
+///
+/// The SQL text holds only the fragments the engine writes and `$n` placeholders: every value is
+/// bound.
 struct PlanStatement {
     private var ctes: [String] = []
-    private var binds = PostgresBindings(capacity: 24)
-    /// The condition every later write must meet: `TRUE`, or the claim returned its row.
+    private var names: [String] = []
+    private var binds = PostgresBindings(capacity: 32)
+    private var gates: [String] = []
+    private var frames: [String] = []
+    private var recipients: [String] = []
+    private var prefix = "p0_"
+    /// The condition every later write of the current plan must meet: `TRUE`, or its claim
+    /// returned its row.
     private(set) var gate = "TRUE"
-    /// Whether the plan has a claim (its outcome is then read from the statement's answer).
-    private(set) var hasClaim = false
+    /// Whether the current plan has a claim.
+    private var hasClaim = false
+
+    /// Starts the writes of plan number `index` (the first plan needs no call).
+    mutating func beginPlan(_ index: Int) {
+        if index > 0 { endPlan() }
+        prefix = "p\(index)_"
+        gate = "TRUE"
+        hasClaim = false
+    }
+
+    private mutating func endPlan() {
+        gates.append(gate)
+    }
 
     /// A placeholder bound to `value`.
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> String {
@@ -31,40 +57,58 @@ struct PlanStatement {
         return "$\(binds.count)"
     }
 
-    /// Adds the claim: an insert that returns its row only when nobody holds the key, and gates
-    /// every write added after it.
+    /// Adds the current plan's claim: an insert that returns its row only when nobody holds the
+    /// key, and gates every write of the plan added after it.
     mutating func addClaim(_ insertReturning: String) {
         precondition(!hasClaim, "a plan claims at most one key")
-        ctes.append("claim AS (\(insertReturning))")
+        let name = prefix + "claim"
+        append(name, insertReturning)
         hasClaim = true
-        gate = "EXISTS (SELECT 1 FROM claim)"
+        gate = "EXISTS (SELECT 1 FROM \(name))"
     }
 
-    /// Adds a write (a statement ending in `RETURNING`); returns its name, for later writes to read.
+    /// Adds a write (a statement ending in `RETURNING`); returns its name, for later writes of the
+    /// plan to read.
     @discardableResult
     mutating func addWrite(_ statementReturning: String) -> String {
-        let name = "w\(ctes.count)"
-        ctes.append("\(name) AS (\(statementReturning))")
+        let name = prefix + "w\(ctes.count)"
+        append(name, statementReturning)
         return name
     }
 
-    /// The statement: the writes, then one row with `claimed` (whether the claim, if any, was
-    /// made) and `published` (the last event's sequence number, or `NULL`), writing the events
-    /// `publish` renders (a call taking the placeholders it binds) once every write has run.
-    mutating func query(publish: ((inout PlanStatement) -> String)?) -> PostgresQuery {
-        let written = ctes.indices.map { index in
-            let name = String(ctes[index].prefix { $0 != " " })
-            return "(SELECT count(*) FROM \(name))"
-        }
-        let call = publish.map { $0(&self) }
+    private mutating func append(_ name: String, _ statement: String) {
+        ctes.append("\(name) AS (\(statement))")
+        names.append(name)
+    }
+
+    /// Adds the current plan's live events: frames and, for each, its recipients joined by commas.
+    mutating func addEvents(frames: [String], recipients: [String]) {
+        guard !frames.isEmpty else { return }
+        let framesParameter = bind(frames)
+        let recipientsParameter = bind(recipients)
+        // Only a plan whose claim held publishes.
+        self.frames.append("CASE WHEN \(gate) THEN \(framesParameter)::TEXT[] ELSE '{}'::TEXT[] END")
+        self.recipients.append("CASE WHEN \(gate) THEN \(recipientsParameter)::TEXT[] ELSE '{}'::TEXT[] END")
+    }
+
+    /// The statement: the writes, then one row with `claimed` (for each plan in order, whether its
+    /// claim, if any, was made) and `published` (the last event's sequence number, or `NULL`),
+    /// the events written at `atMillis` once every write has run.
+    mutating func query(atMillis: Int64) -> PostgresQuery {
+        endPlan()
         var sql = ctes.isEmpty ? "" : "WITH " + ctes.joined(separator: ",\n") + "\n"
-        sql += "SELECT \(gate) AS claimed, "
-        if let call {
-            // The counts make every write finish before the event lock is taken (see above).
-            let after = written.isEmpty ? "" : " AND " + written.joined(separator: " + ") + " >= 0"
-            sql += "CASE WHEN \(gate)\(after) THEN \(call) END AS published"
-        } else {
+        sql += "SELECT ARRAY[\(gates.joined(separator: ", "))]::BOOLEAN[] AS claimed, "
+        if frames.isEmpty {
             sql += "NULL::BIGINT AS published"
+        } else {
+            let at = bind(atMillis)
+            // The counts make every write finish before the event lock is taken (see above).
+            let written = names.map { "(SELECT count(*) FROM \($0))" }
+            let after = written.isEmpty ? "TRUE" : written.joined(separator: " + ") + " >= 0"
+            sql += """
+                CASE WHEN \(after) THEN bazaar_publish_all(\(frames.joined(separator: " || ")), \
+                \(recipients.joined(separator: " || ")), \(at)) END AS published
+                """
         }
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }

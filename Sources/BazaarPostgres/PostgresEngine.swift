@@ -40,7 +40,8 @@ public struct PostgresEngine: StorageEngine {
             url: url, sink: sink, availability: database.availability,
             retention: max(loginThrottle.window, .seconds(600)), startAfter: startAfter, now: now, logger: logger)
         return StorageBackend(
-            store: PostgresStore(database: database),
+            // A quarter of the pool for plan statements (each may carry many plans), the rest for reads.
+            store: PostgresStore(database: database, maximumStatementsInFlight: max(1, maximumConnections / 4)),
             throttle: PostgresLoginThrottle(database: database, policy: loginThrottle, now: now),
             events: PostgresEventBus(database: database, sink: sink, now: now),
             services: [PostgresDatabaseService(database: database), listener],

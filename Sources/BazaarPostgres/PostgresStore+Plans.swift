@@ -4,49 +4,52 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// Applies the plan as one statement, which is its own transaction (``PlanStatement``): one
-    /// round trip and one commit. Its live events are rows of that transaction
-    /// (`bazaar_publish_all`), notified when it commits: the rows and their events commit together
-    /// or not at all, so an acknowledged write always reaches the sockets on every replica, and
-    /// a rolled-back one never does.
+    /// Applies the plan in one transaction: one statement (``PlanStatement``), which it shares
+    /// with the plans that arrive while others are being applied (``PlanGroupCommit``), so under
+    /// load many sends cost one round trip and one commit. Its live events are rows of that
+    /// transaction (`bazaar_publish_all`), notified when it commits: the rows and their events
+    /// commit together or not at all, so an acknowledged write always reaches the sockets on
+    /// every replica, and a rolled-back one never does.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
-        let nowMillis = StoredValues.millis(now)
-        var statement = PlanStatement()
-        var frames: [String] = []
-        var recipients: [String] = []
-        var claim: IdempotencyClaim?
-        for write in plan.writes {
-            switch write {
-            case .publish(let event, let userIds):
-                guard let frame = LiveEventFrame.encode(event) else { continue }
-                frames.append(frame)
-                recipients.append(Set(userIds).sorted().joined(separator: ","))
-            case .claim(let taken):
-                claim = taken
-                Self.add(write, at: nowMillis, to: &statement)
-            default:
-                Self.add(write, at: nowMillis, to: &statement)
-            }
-        }
-        // The SQL text is built only from this file's fragments and placeholders; every value is bound.
-        let query = statement.query(
-            publish: frames.isEmpty
-                ? nil
-                : { [frames, recipients] statement in
-                    "bazaar_publish_all(\(statement.bind(frames)), \(statement.bind(recipients)), \(statement.bind(nowMillis)))"
-                })
-        guard let row = try await database.rows(query).first else {
-            throw StoreError.corrupt("a plan's statement answered no row")
-        }
-        let (claimed, _) = try row.decode((Bool, Int64?).self)
-        guard let claim, !claimed else { return .applied }
-        // Nothing was written; the earlier request's result is read now that its claim is committed.
+        let claimed = try await groupCommit.submit(plan, now: now)
+        guard !claimed, let claim = plan.writes.lazy.compactMap(\.claim).first else { return .applied }
+        // Nothing of this plan was written; the earlier request's result is read now that its claim is committed.
         guard
             let taken = try await database.rows(
                 "SELECT message_id FROM idempotency_keys WHERE user_id = \(claim.owner) AND idem_key = \(claim.key)"
             ).first
         else { throw StoreError.corrupt("a taken idempotency key is missing") }
         return .claimTaken(resultId: try taken.decode(String.self))
+    }
+
+    /// Applies plans as one statement; answers, for each in order, whether its claim (if any) held.
+    static func applyTogether(_ plans: [(plan: WritePlan, now: Date)], on database: PostgresDatabase) async throws
+        -> [Bool]
+    {
+        var statement = PlanStatement()
+        for (index, (plan, now)) in plans.enumerated() {
+            statement.beginPlan(index)
+            let nowMillis = StoredValues.millis(now)
+            var frames: [String] = []
+            var recipients: [String] = []
+            for write in plan.writes {
+                if case .publish(let event, let userIds) = write {
+                    // Encoded here, before the statement, so no connection is held while JSON is written.
+                    guard let frame = LiveEventFrame.encode(event) else { continue }
+                    frames.append(frame)
+                    recipients.append(Set(userIds).sorted().joined(separator: ","))
+                } else {
+                    add(write, at: nowMillis, to: &statement)
+                }
+            }
+            statement.addEvents(frames: frames, recipients: recipients)
+        }
+        let latest = plans.map { StoredValues.millis($0.now) }.max() ?? 0
+        guard let row = try await database.rows(statement.query(atMillis: latest)).first else {
+            throw StoreError.corrupt("a plan's statement answered no row")
+        }
+        let (claimed, _) = try row.decode(([Bool], Int64?).self)
+        return claimed
     }
 
     /// Adds one write of a plan to its statement (publishes are written last, by ``apply(_:now:)``).
@@ -104,5 +107,13 @@ extension PostgresStore {
         case .publish:
             break  // written last, by apply
         }
+    }
+}
+
+extension StoredWrite {
+    /// The claim, when this write is one.
+    fileprivate var claim: IdempotencyClaim? {
+        if case .claim(let claim) = self { return claim }
+        return nil
     }
 }

@@ -19,8 +19,16 @@ public struct PostgresStore: BazaarStore {
     /// The members of conversations seen, so a send's recipient rarely needs a round trip.
     let conversationMembersMemo = ConversationMembersMemo()
 
-    init(database: PostgresDatabase) {
+    /// Groups the plans that arrive while others are being applied into one statement.
+    let groupCommit: PlanGroupCommit
+
+    /// A store on `database`, applying at most `maximumStatementsInFlight` plan statements at once
+    /// (each of up to 32 plans), so the plans leave room in the pool for reads.
+    init(database: PostgresDatabase, maximumStatementsInFlight: Int = 4) {
         self.database = database
+        groupCommit = PlanGroupCommit(maximumInFlight: maximumStatementsInFlight, maximumPlans: 32) { plans in
+            try await Self.applyTogether(plans, on: database)
+        }
     }
 
     /// Answers when PostgreSQL answers `SELECT 1`.
