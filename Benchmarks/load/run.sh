@@ -29,7 +29,9 @@
 # wrk runs one thread (-t1) with --connections connections (closed loop: each connection sends its
 # next request when the answer arrives, so latency includes queueing at saturation). With two or more
 # CPUs the server (or bare-route) is pinned to CPU 0 with one NIO event loop and wrk to CPU 1, so they
-# do not fight over cores; --no-pin lets the scheduler place them (and NIO start one loop per CPU).
+# do not fight over cores; with --postgres, PostgreSQL's processes go to CPU 1 too, so the server
+# keeps CPU 0 to itself as the bare route does (a database normally runs on a machine of its own);
+# --no-pin lets the scheduler place them (and NIO start one loop per CPU).
 # The mix counts every answer's status in Lua (mix.lua); non-2xx answers and socket errors are shown
 # and make the script exit 1.
 set -euo pipefail
@@ -182,6 +184,13 @@ if [ -n "$POSTGRES" ]; then
     echo "starting bazaar-server on PostgreSQL (release, bcrypt cost 10, $PLACEMENT)…" >&2
     PG_ARGS=(--port 0 --postgres "$POSTGRES" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
     BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" start server-pg "${SERVER_CPU[@]}" "$SERVER_BIN" "${PG_ARGS[@]}"
+    if [ "${#WRK_CPU[@]}" -gt 0 ]; then
+        # PostgreSQL beside wrk on CPU 1 (new backends inherit the postmaster's affinity), so the
+        # server has CPU 0 to itself, as the bare route does; unpinned, the database's background
+        # work (checkpoints, autovacuum) also ran on the server's core.
+        for pid in $(pgrep -x postgres || true); do taskset -pc 1 "$pid" >/dev/null 2>&1 || true; done
+        echo "PostgreSQL pinned to CPU 1, beside wrk" >&2
+    fi
     mkdir -p "$WORK/data-pg"
     python3 "$HERE/seed.py" "$URL" "$WORK/data-pg"
     SQLITE_DATA="$WORK/data"
