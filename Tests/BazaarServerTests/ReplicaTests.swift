@@ -100,10 +100,7 @@ struct ReplicaTests {
     @Test func oneIdempotencyKeySentToBothReplicasAtOnceStoresOneMessage() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
-                let ada = try await replicas.clientA.register("ada")
-                let bob = try await replicas.clientB.register("bob")
-                let conversation = try await replicas.clientA.startConversation(
-                    with: ada.user.id, token: bob.tokens.accessToken)
+                let (ada, bob, conversation) = try await Self.adaAndBobInAConversation(replicas)
                 for round in 0..<10 {
                     let key = "same-key-\(round)"
                     async let viaA = replicas.clientA.sendMessage(
@@ -132,10 +129,7 @@ struct ReplicaTests {
     @Test func manySendsAtOnceIntoOneConversationThroughBothReplicasAllLandOnce() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
-                let ada = try await replicas.clientA.register("ada")
-                let bob = try await replicas.clientB.register("bob")
-                let conversation = try await replicas.clientA.startConversation(
-                    with: ada.user.id, token: bob.tokens.accessToken)
+                let (ada, bob, conversation) = try await Self.adaAndBobInAConversation(replicas)
                 // Five bursts of 40: the race on the conversation's last message is a matter of
                 // which of two commits lands second, so one burst alone misses it often.
                 for burst in 0..<5 {
@@ -226,5 +220,16 @@ struct ReplicaTests {
             configuration.postgres = database
             await #expect(throws: ConfigurationError.self) { try await BazaarServer(configuration: configuration) }
         }
+    }
+
+    /// Ada registered on replica A, Bob on B, and the conversation Bob opened with Ada through A.
+    static func adaAndBobInAConversation(_ replicas: ReplicaPair) async throws -> (
+        ada: AuthResponse, bob: AuthResponse, conversation: Conversation
+    ) {
+        let ada = try await replicas.clientA.register("ada")
+        let bob = try await replicas.clientB.register("bob")
+        let conversation = try await replicas.clientA.startConversation(
+            with: ada.user.id, token: bob.tokens.accessToken)
+        return (ada, bob, conversation)
     }
 }
