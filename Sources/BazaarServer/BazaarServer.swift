@@ -73,6 +73,8 @@ public struct BazaarServer: Sendable {
     func makeRouter() -> Router<BazaarRequestContext> {
         let router = Router(context: BazaarRequestContext.self)
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
+        // Outside the error middleware, so error answers carry the headers too.
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [

@@ -36,4 +36,31 @@ struct EncodedResponseCacheTests {
         #expect(cache.entry(for: "c") != nil)
         #expect(cache.entry(for: "a") == nil && cache.entry(for: "b") == nil)
     }
+
+    @Test("the cache never holds more bytes than its budget, however many keys it is given")
+    func bytesBoundMemory() {
+        let cache = EncodedResponseCache(capacity: 1024, maximumBytes: 10_000)
+        let body = String(repeating: "x", count: 900)
+        for key in 0..<200 {
+            cache.store(entry(body + "\(key)"), for: "page \(key)", generation: cache.generation)
+            #expect(cache.storedBytes <= 10_000)
+        }
+        #expect(cache.entry(for: "page 199") != nil)
+    }
+
+    @Test("a body over a quarter of the budget is served but not kept")
+    func heavyBodyIsNotKept() {
+        let cache = EncodedResponseCache(capacity: 1024, maximumBytes: 10_000)
+        cache.store(entry("small"), for: "small", generation: cache.generation)
+        cache.store(entry(String(repeating: "x", count: 2_600)), for: "heavy", generation: cache.generation)
+        #expect(cache.entry(for: "heavy") == nil)
+        #expect(cache.entry(for: "small") != nil)
+    }
+
+    @Test("replacing a key counts its bytes once")
+    func replacingCountsOnce() {
+        let cache = EncodedResponseCache(capacity: 1024, maximumBytes: 10_000)
+        for _ in 0..<50 { cache.store(entry("same body"), for: "key", generation: cache.generation) }
+        #expect(cache.storedBytes == entry("same body").size)
+    }
 }

@@ -35,6 +35,22 @@ struct ErrorStatusTests {
         }
     }
 
+    @Test func everyAnswerForbidsContentSniffingWhetherARouteACachedBodyOrAnErrorMadeIt() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let answers = [
+                try await client.get(APIRoutes.products.template),
+                try await client.get(APIRoutes.products.template),  // the cached body
+                try await client.get("/v1/nothing-here"),
+                try await client.send(
+                    .POST, APIRoutes.login.template, rawBody: Data("{".utf8), contentType: "application/json"),
+                try await client.send(.GET, APIRoutes.me.template),
+            ]
+            for answer in answers {
+                #expect(answer.header("X-Content-Type-Options") == "nosniff", "status \(answer.status)")
+            }
+        }
+    }
+
     @Test func unknownRoutesAndIdsAre404() async throws {
         try await BazaarTestHarness.withServer { client in
             expectError(try await client.get("/v1/nothing-here"), 404, code: "not_found")

@@ -18,20 +18,33 @@ final class EncodedResponseCache: Sendable {
         let body: ByteBuffer
         /// Its strong ETag.
         let etag: String
+
+        /// The bytes it holds.
+        var size: Int { body.readableBytes + etag.utf8.count }
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
+        var bytes = 0
         var generation = 0
     }
 
     private let state = Mutex(State())
     private let capacity: Int
+    private let maximumBytes: Int
 
-    /// A cache holding at most `capacity` bodies (emptied when full; pages are cheap to rebuild).
-    init(capacity: Int = 1024) {
+    /// A cache holding at most `capacity` bodies and `maximumBytes` bytes of them (emptied when
+    /// either is reached; pages are cheap to rebuild). A body larger than a quarter of the bytes is
+    /// served but never kept, so one heavy page cannot push out every other. Entries alone would not
+    /// bound memory: a page of 100 products whose descriptions escape to 6 bytes a character is
+    /// ~3 MB, and 1 024 filter variants of it would be gigabytes.
+    init(capacity: Int = 1024, maximumBytes: Int = 32 << 20) {
         self.capacity = capacity
+        self.maximumBytes = maximumBytes
     }
+
+    /// The bytes stored now (bodies and ETags).
+    var storedBytes: Int { state.withLock { $0.bytes } }
 
     /// The current generation: read it before fetching, hand it to ``store(_:for:generation:)``.
     var generation: Int { state.withLock { $0.generation } }
@@ -43,12 +56,17 @@ final class EncodedResponseCache: Sendable {
 
     /// Stores `entry` unless the cache was invalidated since `generation` was read.
     func store(_ entry: Entry, for key: String, generation: Int) {
+        let size = entry.size
+        guard size <= maximumBytes / 4 else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count >= capacity, state.entries[key] == nil {
+            if let replaced = state.entries[key] { state.bytes -= replaced.size }
+            if (state.entries.count >= capacity && state.entries[key] == nil) || state.bytes + size > maximumBytes {
                 state.entries.removeAll(keepingCapacity: true)
+                state.bytes = 0
             }
             state.entries[key] = entry
+            state.bytes += size
         }
     }
 
@@ -57,6 +75,7 @@ final class EncodedResponseCache: Sendable {
         state.withLock { state in
             state.generation += 1
             state.entries.removeAll(keepingCapacity: true)
+            state.bytes = 0
         }
     }
 }
