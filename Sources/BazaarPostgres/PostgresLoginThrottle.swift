@@ -5,40 +5,56 @@ import PostgresNIO
 /// ``LoginThrottling`` shared by every replica: failures are rows in `login_failures`, so an
 /// attacker spreading attempts over N replicas gets the same number of tries as against one.
 /// Rows older than the window no longer count; the event listener prunes them.
+///
+/// An attempt is counted in one transaction that first takes an advisory lock per key (in key
+/// order, so two attempts never wait on each other in a cycle): attempts at once on any replica
+/// are counted one after another, and none passes a check another has not yet counted.
 struct PostgresLoginThrottle: LoginThrottling {
     let database: PostgresDatabase
     let policy: LoginThrottle.Policy
     let now: @Sendable () -> Date
 
-    func retryAfter(username: String, address: String?) async throws -> Int? {
-        let keys = Self.keys(username: username, address: address, policy: policy)
+    func reserve(username: String, address: String?) async throws -> LoginAttempt {
+        let keys = Self.keys(username: username, address: address, policy: policy).sorted { $0.key < $1.key }
         let current = now()
+        let nowMillis = StoredValues.millis(current)
         let windowStart = StoredValues.millis(current.addingTimeInterval(-policy.window.timeInterval))
-        let rows = try await database.rows(
-            """
-            SELECT throttle_key, COUNT(*), MIN(failed_at) FROM login_failures
-            WHERE throttle_key = ANY(\(keys.map(\.key))) AND failed_at > \(windowStart)
-            GROUP BY throttle_key
-            """)
-        var waits: [TimeInterval] = []
-        for row in rows {
-            let (key, count, oldest) = try row.decode((String, Int, Int64).self)
-            guard let limit = keys.first(where: { $0.key == key })?.limit, count >= limit else { continue }
-            waits.append(
-                StoredValues.date(oldest).addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
+        let window = policy.window.timeInterval
+        let attemptId = UUID().uuidString
+        return try await database.withTransaction { transaction in
+            try await transaction.rows(
+                """
+                SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+                FROM unnest(\(keys.map(\.key))::TEXT[]) WITH ORDINALITY AS l(k, position) ORDER BY position
+                """)
+            let rows = try await transaction.rows(
+                """
+                SELECT throttle_key, COUNT(*), MIN(failed_at) FROM login_failures
+                WHERE throttle_key = ANY(\(keys.map(\.key))) AND failed_at > \(windowStart)
+                GROUP BY throttle_key
+                """)
+            var waits: [TimeInterval] = []
+            for row in rows {
+                let (key, count, oldest) = try row.decode((String, Int, Int64).self)
+                guard let limit = keys.first(where: { $0.key == key })?.limit, count >= limit else { continue }
+                waits.append(StoredValues.date(oldest).addingTimeInterval(window).timeIntervalSince(current))
+            }
+            if let longest = waits.max() { return .refused(retryAfter: max(1, Int(longest.rounded(.up)))) }
+            try await transaction.rows(
+                """
+                INSERT INTO login_failures (throttle_key, failed_at, attempt_id)
+                SELECT unnest(\(keys.map(\.key))::TEXT[]), \(nowMillis), \(attemptId)
+                """)
+            return .allowed(attemptId: attemptId)
         }
-        guard let longest = waits.max() else { return nil }
-        return max(1, Int(longest.rounded(.up)))
     }
 
-    func recordFailure(username: String, address: String?) async throws {
+    func recordSuccess(username: String, address: String?, attemptId: String) async throws {
+        // Through the key index: the username's rows, and this attempt's row under the address.
         let keys = Self.keys(username: username, address: address, policy: policy).map(\.key)
         try await database.rows(
-            "INSERT INTO login_failures (throttle_key, failed_at) SELECT unnest(\(keys)::TEXT[]), \(StoredValues.millis(now()))"
-        )
-    }
-
-    func recordSuccess(username: String) async throws {
-        try await database.rows("DELETE FROM login_failures WHERE throttle_key = \("u:" + username)")
+            """
+            DELETE FROM login_failures WHERE throttle_key = ANY(\(keys)) AND (throttle_key = \("u:" + username) OR attempt_id = \(attemptId))
+            """)
     }
 }

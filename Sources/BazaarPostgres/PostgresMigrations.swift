@@ -197,6 +197,11 @@ package enum PostgresMigrations {
                 UPDATE conversations c SET last_message_seq = m.seq FROM messages m WHERE m.id = c.last_message_id
                 """,
             ]),
+        // Login attempts are counted before the password is checked; a success takes its own
+        // count back by this id.
+        Migration(
+            name: "v7-login-attempt-id",
+            statements: ["ALTER TABLE login_failures ADD COLUMN attempt_id TEXT"]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

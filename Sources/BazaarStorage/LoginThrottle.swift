@@ -3,14 +3,24 @@ import Foundation
 /// Counts failed logins per username and per client address and says when to refuse (429).
 ///
 /// A key that failed `maxFailures` times within `window` is refused until the oldest of those
-/// failures leaves the window.
+/// failures leaves the window. An attempt is counted before its password is checked
+/// (``reserve(username:address:)``), so attempts made at once cannot all pass a check that none of
+/// them has counted yet; a successful login takes its own count back.
 public protocol LoginThrottling: Sendable {
-    /// Seconds to wait before trying again, or `nil` when a login attempt may proceed.
-    func retryAfter(username: String, address: String?) async throws -> Int?
-    /// Records a failed attempt.
-    func recordFailure(username: String, address: String?) async throws
-    /// Forgets the username's failures after a successful login.
-    func recordSuccess(username: String) async throws
+    /// Counts an attempt as a failure against every key it is made under, or refuses it without
+    /// counting when a key is spent.
+    func reserve(username: String, address: String?) async throws -> LoginAttempt
+    /// The attempt succeeded: its count is taken back and the username's failures are forgotten.
+    func recordSuccess(username: String, address: String?, attemptId: String) async throws
+}
+
+/// What the throttle says of a login attempt before its password is checked.
+public enum LoginAttempt: Sendable, Equatable {
+    /// The attempt may go on; it counts as a failure until
+    /// ``LoginThrottling/recordSuccess(username:address:attemptId:)`` takes it back.
+    case allowed(attemptId: String)
+    /// Too many failures: try again after this many seconds (at least 1).
+    case refused(retryAfter: Int)
 }
 
 extension LoginThrottling {
@@ -50,43 +60,50 @@ public actor LoginThrottle: LoginThrottling {
 
     private let policy: Policy
     private let now: @Sendable () -> Date
-    private var failures: [String: [Date]] = [:]
+    /// A counted attempt: when, and which (so a success can take its own count back).
+    private struct Failure {
+        let at: Date
+        let attemptId: String
+    }
+
+    private var failures: [String: [Failure]] = [:]
 
     package init(policy: Policy, now: @escaping @Sendable () -> Date) {
         self.policy = policy
         self.now = now
     }
 
-    /// Seconds to wait before trying again, or `nil` when a login attempt may proceed.
-    public func retryAfter(username: String, address: String?) -> Int? {
+    /// Counts the attempt against its keys unless one is spent (one actor turn: attempts made at
+    /// once are counted one after another).
+    public func reserve(username: String, address: String?) -> LoginAttempt {
         let current = now()
+        let keys = Self.keys(username: username, address: address, policy: policy)
         var waits: [TimeInterval] = []
-        for (key, limit) in Self.keys(username: username, address: address, policy: policy) {
+        for (key, limit) in keys {
             let recent = recentFailures(key, at: current)
             if recent.count >= limit, let oldest = recent.first {
-                waits.append(oldest.addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
+                waits.append(oldest.at.addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
             }
         }
-        guard let longest = waits.max() else { return nil }
-        return max(1, Int(longest.rounded(.up)))
-    }
-
-    /// Records a failed attempt.
-    public func recordFailure(username: String, address: String?) {
-        let current = now()
-        for (key, _) in Self.keys(username: username, address: address, policy: policy) {
-            failures[key] = recentFailures(key, at: current) + [current]
+        if let longest = waits.max() { return .refused(retryAfter: max(1, Int(longest.rounded(.up)))) }
+        let attemptId = UUID().uuidString
+        for (key, _) in keys {
+            failures[key] = recentFailures(key, at: current) + [Failure(at: current, attemptId: attemptId)]
         }
         if failures.count > 100_000 { failures = failures.filter { !recentFailures($0.key, at: current).isEmpty } }
+        return .allowed(attemptId: attemptId)
     }
 
-    /// Forgets the username's failures after a successful login.
-    public func recordSuccess(username: String) {
+    /// Takes the attempt's count back and forgets the username's failures.
+    public func recordSuccess(username: String, address: String?, attemptId: String) {
+        for (key, _) in Self.keys(username: username, address: address, policy: policy) {
+            failures[key]?.removeAll { $0.attemptId == attemptId }
+        }
         failures["u:" + username] = nil
     }
 
-    private func recentFailures(_ key: String, at current: Date) -> [Date] {
+    private func recentFailures(_ key: String, at current: Date) -> [Failure] {
         let start = current.addingTimeInterval(-policy.window.timeInterval)
-        return (failures[key] ?? []).filter { $0 > start }
+        return (failures[key] ?? []).filter { $0.at > start }
     }
 }

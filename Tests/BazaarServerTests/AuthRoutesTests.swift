@@ -96,6 +96,41 @@ struct AuthRoutesTests {
         }
     }
 
+    /// The throttle counts an attempt before its password is checked; when it checked, awaited
+    /// bcrypt, then counted, 40 wrong passwords at once all reached bcrypt and all got 401.
+    @Test(arguments: StorageKind.available)
+    func wrongPasswordsSentAtOnceAreCheckedNoMoreOftenThanTheThrottleAllows(storage: StorageKind) async throws {
+        try await BazaarTestHarness.withServer(on: storage) { client in
+            _ = try await client.register("ada")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        try await client.post(
+                            APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password")
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let limit = LoginThrottle.Policy().maxFailuresPerUsername
+            #expect(statuses.filter { $0 == 401 }.count == limit, "statuses: \(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 40 - limit)
+        }
+    }
+
+    /// A success takes its own count back, so signing in often from one address is never throttled.
+    @Test(arguments: StorageKind.available)
+    func successfulLoginsFromOneAddressDoNotUseUpItsAllowance(storage: StorageKind) async throws {
+        try await BazaarTestHarness.withServer(on: storage) { client in
+            _ = try await client.register("ada")
+            for _ in 0..<(LoginThrottle.Policy().maxFailuresPerAddress + 5) {
+                expectStatus(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")), 200)
+            }
+        }
+    }
+
     @Test func repeatedFailedLoginsForOneUsernameAre429WithRetryAfter() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)

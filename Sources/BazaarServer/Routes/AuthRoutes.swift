@@ -29,17 +29,20 @@ struct AuthRoutes: RouteGroup {
 
     func login(_ request: Request, address: String?) async throws -> Response {
         let body = try await RequestBody.decode(LoginRequest.self, from: request)
-        if let wait = try await deps.throttle.retryAfter(username: body.username, address: address) {
-            throw APIError.throttled(retryAfter: wait)
+        // Counted before the password is checked, so attempts made at once cannot all pass the throttle.
+        let attemptId: String
+        switch try await deps.throttle.reserve(username: body.username, address: address) {
+        case .refused(let wait): throw APIError.throttled(retryAfter: wait)
+        case .allowed(let id): attemptId = id
         }
         let record = try await deps.store.user(username: body.username)
         // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
         let matches = try await deps.hasher.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
         guard let record, matches else {
-            try await deps.throttle.recordFailure(username: body.username, address: address)
+            // The reserved count stays: it is this attempt's failure.
             throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
         }
-        try await deps.throttle.recordSuccess(username: body.username)
+        try await deps.throttle.recordSuccess(username: body.username, address: address, attemptId: attemptId)
         let tokens = try await startSession(userId: record.user.id)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
     }
