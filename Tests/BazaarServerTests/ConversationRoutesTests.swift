@@ -81,6 +81,27 @@ struct ConversationRoutesTests {
         }
     }
 
+    @Test func aConversationIsOnlyAboutAProductOneOfItsTwoMembersSells() async throws {
+        try await BazaarTestHarness.withServer { client in
+            let ada = try await client.register("ada")
+            let bob = try await client.register("bob")
+            let carol = try await client.register("carol")
+            let carolsLamp = try await client.createProduct("Lamp", token: carol.tokens.accessToken)
+            let bobsBike = try await client.createProduct("Bike", token: bob.tokens.accessToken)
+            let aboutCarols = try await client.post(
+                APIRoutes.startConversation.template,
+                StartConversationRequest(userId: bob.user.id, productId: carolsLamp.id), token: ada.tokens.accessToken)
+            expectError(aboutCarols, 422)
+            let aboutBobs = try await client.startConversation(
+                with: bob.user.id, productId: bobsBike.id, token: ada.tokens.accessToken)
+            #expect(aboutBobs.product?.id == bobsBike.id)
+            // The seller may start it too, about what they sell.
+            let fromTheSeller = try await client.startConversation(
+                with: carol.user.id, productId: bobsBike.id, token: bob.tokens.accessToken)
+            #expect(fromTheSeller.product?.id == bobsBike.id)
+        }
+    }
+
     @Test func aThirdUserCannotReadPostIntoOrMarkReadSomeoneElsesConversation() async throws {
         try await BazaarTestHarness.withServer { client in
             let ada = try await client.register("ada")

@@ -59,8 +59,14 @@ struct ConversationRoutes: RouteGroup {
         guard try await deps.store.user(id: body.userId) != nil else {
             throw APIError.invalidField("userId", "does not name a user")
         }
-        if let productId = body.productId, try await deps.store.product(id: productId) == nil {
-            throw APIError.invalidField("productId", "does not name a product")
+        if let productId = body.productId {
+            guard let product = try await deps.store.product(id: productId) else {
+                throw APIError.invalidField("productId", "does not name a product")
+            }
+            // A conversation is about something one of its two members sells.
+            guard product.sellerId == caller.userId || product.sellerId == body.userId else {
+                throw APIError.invalidField("productId", "must be a product one of the two members sells")
+            }
         }
         let result = try await deps.store.openConversation(
             between: caller.userId, and: body.userId, productId: body.productId, newId: deps.newId(), now: deps.now())
