@@ -39,6 +39,9 @@ public struct SQLiteStore: BazaarStore {
             // deleted in /var/tmp (50 in three seconds of the load run's mix).
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
+        // Password hashes and messages: the file is created owner-only (SQLite gives its -wal and
+        // -shm files the same mode), not with the umask's 0644.
+        try PrivateFile.createIfMissing(at: path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteMigrations.migrator.migrate(pool)
         writer = GroupCommitWriter(pool: pool, maxBatch: maxBatch)

@@ -4,7 +4,8 @@ import Logging
 
 /// Finds the access-token signing key: from configuration, from the key file, or newly generated.
 enum SigningKeyStore {
-    /// The key to use; generates and stores one (mode 0600) when neither configuration nor file has one.
+    /// The key to use; generates and stores one (created with mode 0600) when neither configuration
+    /// nor file has one. A key file others can read is refused.
     static func loadOrCreate(configuration: BazaarServerConfiguration, logger: Logger) throws -> Data {
         if let key = configuration.signingKey {
             guard key.count >= 32 else { throw ConfigurationError("the signing key must be at least 32 bytes") }
@@ -19,6 +20,8 @@ enum SigningKeyStore {
         let path = configuration.signingKeyPath
         let manager = FileManager.default
         if manager.fileExists(atPath: path) {
+            // Whoever can read the key can sign a token for any user.
+            try PrivateFile.requireOwnerOnly(path, what: "the signing key file")
             guard let data = manager.contents(atPath: path), let key = Data(base64Encoded: data.trimmingNewlines()),
                 key.count >= 32
             else { throw ConfigurationError("the signing key file \(path) is unreadable or too short") }
@@ -26,9 +29,7 @@ enum SigningKeyStore {
         }
         var key = Data(count: 32)
         for index in key.indices { key[index] = UInt8.random(in: .min ... .max) }
-        let created = manager.createFile(
-            atPath: path, contents: Data(key.base64EncodedString().utf8), attributes: [.posixPermissions: 0o600])
-        guard created else { throw ConfigurationError("could not write the signing key file \(path)") }
+        try PrivateFile.write(Data(key.base64EncodedString().utf8), to: path)
         logger.notice("generated a new access-token signing key", metadata: ["path": "\(path)"])
         return key
     }
