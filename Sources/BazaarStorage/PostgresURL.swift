@@ -5,7 +5,8 @@ import Foundation
 /// takes (a value with no driver in it, so a configuration can name a database without linking one).
 ///
 /// `sslmode` may be `disable`, `prefer` or `require`; without it, loopback hosts connect in the
-/// clear and every other host prefers TLS (as libpq's default does).
+/// clear and every other host requires TLS (stricter than libpq's `prefer`; say `sslmode=prefer`
+/// or `disable` to connect otherwise).
 public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The server's host name or address.
     public let host: String
@@ -54,8 +55,16 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             }
             sslMode = parsed
         } else {
-            sslMode = ["127.0.0.1", "localhost", "::1"].contains(host) ? .disable : .prefer
+            // Off this machine, credentials and messages cross a network: TLS or no connection
+            // (libpq's `prefer` would fall back to the clear text a man in the middle can ask for).
+            sslMode = Self.isLoopback(host) ? .disable : .require
         }
+    }
+
+    /// Whether `host` names this machine (`localhost`, 127.0.0.0/8, `::1`).
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     /// The whole URL, password included, for handing to another process (never for a log).
