@@ -131,6 +131,30 @@ struct AuthRoutesTests {
         }
     }
 
+    /// Behind a trusted proxy, failures from addresses of one IPv6 /64 count together.
+    @Test func failuresFromAddressesOfOneIPv6Slash64CountTogether() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.trustForwardedFor = true
+        configuration.loginThrottle = .init(maxFailuresPerUsername: 100, maxFailuresPerAddress: 4, window: .seconds(60))
+        try await BazaarTestHarness.withServer(configuration: configuration) { client in
+            for index in 1...4 {
+                expectError(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "user\(index)", password: "wrong-password"),
+                        headers: [("X-Forwarded-For", "2001:db8:7:7::\(index)")]), 401)
+            }
+            let sameBlock = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "user5", password: "wrong-password"),
+                headers: [("X-Forwarded-For", "2001:db8:7:7:abcd::99")])
+            expectError(sameBlock, 429, code: "too_many_attempts")
+            let otherBlock = try await client.post(
+                APIRoutes.login.template, LoginRequest(username: "user5", password: "wrong-password"),
+                headers: [("X-Forwarded-For", "2001:db8:7:8::1")])
+            expectError(otherBlock, 401)
+        }
+    }
+
     @Test func repeatedFailedLoginsForOneUsernameAre429WithRetryAfter() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)

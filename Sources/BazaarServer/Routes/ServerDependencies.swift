@@ -35,12 +35,13 @@ struct ServerDependencies: Sendable {
     }
 
     /// The client's address for throttles and quotas: the peer, or behind a trusted proxy the last
-    /// `X-Forwarded-For` entry (the client as the proxy saw it).
+    /// `X-Forwarded-For` entry (the client as the proxy saw it), as its ``AddressGroup`` key (an
+    /// IPv6 client counts with its /64).
     func clientAddress(_ request: Request, peer: String?) -> String? {
         guard trustForwardedFor, let header = request.headers.value(named: "X-Forwarded-For"),
             let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
-        else { return peer }
-        return last
+        else { return peer.map(AddressGroup.key(for:)) }
+        return AddressGroup.key(for: last)
     }
 }
 

@@ -40,7 +40,8 @@ final class ConnectionCapHandler: ChannelInboundHandler {
     private func admit(context: ChannelHandlerContext) {
         guard counted == nil, !refused else { return }
         // A Unix-socket peer has no IP address; it is not capped.
-        guard let address = context.channel.remoteAddress?.ipAddress else { return }
+        guard let peer = context.channel.remoteAddress?.ipAddress else { return }
+        let address = AddressGroup.key(for: peer)
         if limiter.acquire(address) {
             counted = address
             return
