@@ -112,7 +112,7 @@ public final class BazaarProcess: @unchecked Sendable {
         var text = ""
         let handle = output.fileHandleForReading
         while !text.contains("\n") {
-            let chunk = handle.availableData
+            let chunk = PipeReading.readAvailable(handle)
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }

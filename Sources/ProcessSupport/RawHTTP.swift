@@ -179,6 +179,25 @@ public enum RawHTTP {
             }
         }
 
+        /// Reads (and discards) until the server closes or resets the connection, waiting at most
+        /// until `deadline`; whether it did. Unlike ``isClosedByServer()`` it waits for bytes the
+        /// server's kernel has not sent yet, so a close queued behind megabytes of unread data is seen.
+        public func waitUntilClosedByServer(deadline: ContinuousClock.Instant) -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return false }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(clamping: Int((remaining / .milliseconds(1)).rounded(.up)))
+                let ready = poll(&descriptor, 1, milliseconds)
+                if ready < 0 && errno != EINTR { return false }
+                guard ready > 0 else { continue }
+                let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if count == 0 { return true }
+                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { return true }
+            }
+        }
+
         /// Whether the server has sent something (or closed) that has not been read yet, checked
         /// without waiting: a client streaming a large body uses it to stop once it is answered.
         public func hasBytesToRead() -> Bool {

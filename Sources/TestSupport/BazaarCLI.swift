@@ -124,8 +124,8 @@ public struct BazaarCLI: Sendable {
             }
             defer { watchdog.cancel() }
             let outcome = try? await offPool { () -> Outcome in
-                let out = stdout.fileHandleForReading.readDataToEndOfFile()
-                let err = stderr.fileHandleForReading.readDataToEndOfFile()
+                let both = PipeReading.readToEnd([stdout.fileHandleForReading, stderr.fileHandleForReading])
+                let (out, err) = (both[0], both[1])
                 process.waitUntilExit()
                 var errorText = String(decoding: err, as: UTF8.self)
                 if killed.withLock({ $0 }) { errorText += "\n[killed by the test: still running after \(limit)]" }

@@ -54,7 +54,7 @@ public enum SwiftTypeChecker {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        let output = PipeReading.readToEnd(pipe.fileHandleForReading)
         process.waitUntilExit()
         return Outcome(exitCode: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
     }

@@ -37,22 +37,34 @@ extension MalformedCase {
         }
     }
 
-    /// A socket that stops reading while `messages` events of about 4 KiB each are sent to it:
-    /// the server must cut it once its backlog is full, without its memory growing (its resident
-    /// size is measured after the same messages with no socket, and again after the cut), and a
-    /// new socket must then work.
+    /// A socket that stops reading while events of about 4 KiB each are sent to it: the server
+    /// must cut it once its backlog is full, without its memory growing (its resident size is
+    /// measured after `messages` sends with no socket, and again after the cut), and a new socket
+    /// must then work.
+    ///
+    /// How many events it takes depends on the kernel, not the server: the server's send buffer
+    /// grows by autotuning (up to `tcp_wmem`'s 4 MiB here) before the server's writer waits at
+    /// all. So the case sends in batches, at least `messages` and at most four times that, until
+    /// `/metrics` counts no open socket; it then reads the socket to its end, within a deadline,
+    /// to see the close from the client's side. (Reading before the cut would make it a reader.)
     static func slowReader(messages: Int) -> MalformedCase {
-        MalformedCase(name: "WebSocket: a client that stops reading, \(messages) events", expectation: .judgedByCase) {
+        MalformedCase(name: "WebSocket: a client that stops reading, \(messages)+ events", expectation: .judgedByCase) {
             context in
             try await offPool {
                 // The same writes once without the socket, so the database's own growth is in the baseline.
                 try EventSocketProbe.sendMessages(messages, context: context)
                 let before = ProcessMemory.residentBytes(of: context.serverPID)
                 let slow = try EventSocketProbe.open(context: context, receiveBufferSize: 4096)
-                try EventSocketProbe.sendMessages(messages, context: context)
-                Thread.sleep(forTimeInterval: 0.5)
+                var sent = 0
+                var gone = false
+                while !gone && sent < 4 * messages {
+                    let batch = sent < messages ? messages : messages / 4
+                    try EventSocketProbe.sendMessages(batch, context: context)
+                    sent += batch
+                    gone = try EventSocketProbe.openSockets(context: context, within: .milliseconds(500)) == 0
+                }
                 let after = ProcessMemory.residentBytes(of: context.serverPID)
-                let cut = slow.connection.isClosedByServer()
+                let cut = gone && slow.connection.waitUntilClosedByServer(deadline: .now + .seconds(10))
                 let again = try EventSocketProbe.open(context: context)
                 let ready =
                     WebSocketFrame.serverFrames(
@@ -69,10 +81,13 @@ extension MalformedCase {
                 outcome.closed = cut
                 let growth = (after ?? 0) - (before ?? 0)
                 outcome.note =
-                    "\(cut ? "cut" : "still open"); server RSS \((before ?? 0) >> 20) MiB before, \((after ?? 0) >> 20) MiB after "
-                    + "(\(growth >= 0 ? "+" : "")\(growth >> 10) KiB); a new socket \(ready ? "got ready" : "did not get ready")"
-                if !cut {
-                    outcome.failure = "the server kept a socket that stopped reading"
+                    "\(cut ? "cut" : "still open") after \(sent) events; server RSS \((before ?? 0) >> 20) MiB before, "
+                    + "\((after ?? 0) >> 20) MiB after (\(growth >= 0 ? "+" : "")\(growth >> 10) KiB); "
+                    + "a new socket \(ready ? "got ready" : "did not get ready")"
+                if !gone {
+                    outcome.failure = "the server kept a socket that stopped reading through \(sent) events"
+                } else if !cut {
+                    outcome.failure = "the server dropped the socket but the client never saw it closed"
                 } else if before == nil || after == nil {
                     outcome.failure = "could not read the server's resident size"
                 } else if growth > 16 << 20 {
@@ -108,6 +123,24 @@ enum EventSocketProbe {
     }
 
     /// Sends `count` messages of 4 000 characters in the context's conversation, one at a time on one connection.
+    /// The server's count of open event sockets (`bazaar_live_sockets` in `/metrics`), read until it
+    /// is 0 or `within` has passed; the last count read.
+    static func openSockets(context: CaseContext, within limit: Duration) throws -> Int {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let connection = try RawHTTP.Connection(port: context.port, timeoutSeconds: 5)
+            try connection.send(Data("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let answer = HTTPResponseStream(
+                connection.receive(until: { HTTPResponseStream($0).hasComplete(1) }).response)
+            guard let body = answer.responses.first.map({ String(decoding: $0.body, as: UTF8.self) }),
+                let line = body.split(separator: "\n").first(where: { $0.hasPrefix("bazaar_live_sockets ") }),
+                let count = line.split(separator: " ").last.flatMap({ Double($0) }).map({ Int($0) })
+            else { throw ReliabilityFailure("/metrics did not report bazaar_live_sockets") }
+            if count == 0 || ContinuousClock.now >= deadline { return count }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     static func sendMessages(_ count: Int, context: CaseContext) throws {
         let connection = try RawHTTP.Connection(port: context.port, timeoutSeconds: 5)
         let path = APIRoutes.sendMessage.path(context.conversationID)

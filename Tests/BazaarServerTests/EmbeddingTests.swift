@@ -176,8 +176,8 @@ struct EmbeddingTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let text = String(decoding: PipeReading.readToEnd(errors.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus != 0)
         #expect(text.contains("--port must be 0-65535"), "\(text)")
     }
