@@ -19,7 +19,7 @@ struct PostgresLoginThrottle: LoginThrottling {
         let current = now()
         let nowMillis = StoredValues.millis(current)
         let windowStart = StoredValues.millis(current.addingTimeInterval(-policy.window.timeInterval))
-        let window = policy.window.timeInterval
+        let window = policy.window
         let attemptId = UUID().uuidString
         return try await database.withTransaction { transaction in
             try await transaction.rows(
@@ -33,13 +33,15 @@ struct PostgresLoginThrottle: LoginThrottling {
                 WHERE throttle_key = ANY(\(keys.map(\.key))) AND failed_at > \(windowStart)
                 GROUP BY throttle_key
                 """)
-            var waits: [TimeInterval] = []
+            var spent: [Date] = []
             for row in rows {
                 let (key, count, oldest) = try row.decode((String, Int, Int64).self)
                 guard let limit = keys.first(where: { $0.key == key })?.limit, count >= limit else { continue }
-                waits.append(StoredValues.date(oldest).addingTimeInterval(window).timeIntervalSince(current))
+                spent.append(StoredValues.date(oldest))
             }
-            if let longest = waits.max() { return .refused(retryAfter: max(1, Int(longest.rounded(.up)))) }
+            if let wait = Self.retryAfter(oldestOfSpentKeys: spent, window: window, now: current) {
+                return .refused(retryAfter: wait)
+            }
             try await transaction.rows(
                 """
                 INSERT INTO login_failures (throttle_key, failed_at, attempt_id)

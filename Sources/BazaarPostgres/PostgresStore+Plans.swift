@@ -52,7 +52,8 @@ extension PostgresStore {
         return claimed
     }
 
-    /// Adds one write of a plan to its statement (publishes are written last, by ``apply(_:now:)``).
+    /// Adds one write of a plan to its statement (its publishes are collected by
+    /// ``applyTogether(_:on:)`` and written last, with ``PlanStatement/addEvents(frames:recipients:)``).
     private static func add(_ write: StoredWrite, at nowMillis: Int64, to statement: inout PlanStatement) {
         switch write {
         case .claim(let claim):
@@ -105,7 +106,7 @@ extension PostgresStore {
                 RETURNING 1
                 """)
         case .publish:
-            break  // written last, by apply
+            break  // written last, by applyTogether
         }
     }
 }

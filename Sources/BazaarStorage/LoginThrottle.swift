@@ -24,6 +24,17 @@ public enum LoginAttempt: Sendable, Equatable {
 }
 
 extension LoginThrottling {
+    /// Seconds until the first spent key frees up (its oldest counted failure leaves the
+    /// window), at least 1; `nil` when no key is spent. `oldestOfSpentKeys` holds the oldest
+    /// failure of each key at its limit.
+    package static func retryAfter(oldestOfSpentKeys: [Date], window: Duration, now: Date) -> Int? {
+        guard
+            let longest = oldestOfSpentKeys.map({ $0.addingTimeInterval(window.timeInterval).timeIntervalSince(now) })
+                .max()
+        else { return nil }
+        return max(1, Int(longest.rounded(.up)))
+    }
+
     /// The keys an attempt counts against, each with its limit: the username, and the client
     /// address when known.
     package static func keys(username: String, address: String?, policy: LoginThrottle.Policy) -> [(
@@ -78,14 +89,14 @@ public actor LoginThrottle: LoginThrottling {
     public func reserve(username: String, address: String?) -> LoginAttempt {
         let current = now()
         let keys = Self.keys(username: username, address: address, policy: policy)
-        var waits: [TimeInterval] = []
+        var spent: [Date] = []
         for (key, limit) in keys {
             let recent = recentFailures(key, at: current)
-            if recent.count >= limit, let oldest = recent.first {
-                waits.append(oldest.at.addingTimeInterval(policy.window.timeInterval).timeIntervalSince(current))
-            }
+            if recent.count >= limit, let oldest = recent.first { spent.append(oldest.at) }
         }
-        if let longest = waits.max() { return .refused(retryAfter: max(1, Int(longest.rounded(.up)))) }
+        if let wait = Self.retryAfter(oldestOfSpentKeys: spent, window: policy.window, now: current) {
+            return .refused(retryAfter: wait)
+        }
         let attemptId = UUID().uuidString
         for (key, _) in keys {
             failures[key] = recentFailures(key, at: current) + [Failure(at: current, attemptId: attemptId)]
