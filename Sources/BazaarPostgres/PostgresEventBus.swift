@@ -15,6 +15,9 @@ struct PostgresEventBus: LiveEventBus {
         case live
         /// A product was added: drop encoded product pages.
         case products
+        /// Sessions were revoked: close their sockets. The row's `user_ids` column holds the
+        /// session ids (written by the store in the revoking transaction).
+        case revoked
     }
 
     let database: PostgresDatabase
@@ -31,6 +34,10 @@ struct PostgresEventBus: LiveEventBus {
     func productsChanged() async {
         sink.productsChanged()
         await append(.products, userIds: [], frame: "")
+    }
+
+    func sessionsRevoked(_ sessionIds: [String]) async {
+        await append(.revoked, userIds: sessionIds, frame: "")
     }
 
     private func append(_ kind: Kind, userIds: [String], frame: String) async {

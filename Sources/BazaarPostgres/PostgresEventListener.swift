@@ -160,6 +160,7 @@ struct PostgresEventListener: Service {
                 switch PostgresEventBus.Kind(rawValue: kind) {
                 case .live: await sink.deliver(frame: frame, to: userIds)
                 case .products: sink.productsChanged()
+                case .revoked: await sink.sessionsRevoked(userIds)
                 case nil: logger.warning("unknown live event kind", metadata: ["kind": "\(kind)"])
                 }
                 cursor.lastSeq = seq

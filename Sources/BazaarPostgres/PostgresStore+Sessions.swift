@@ -41,8 +41,10 @@ extension PostgresStore {
             let sessionId = try cells["session_id"].decode(String.self)
             if try cells["revoked_at"].decode(Int64?.self) != nil { return .invalid }
             if try cells["used_at"].decode(Int64?.self) != nil {
-                // Reuse: someone holds a copy of a spent token. End the whole session.
+                // Reuse: someone holds a copy of a spent token. End the whole session, and close
+                // its sockets on every replica when this commits.
                 try await transaction.rows("UPDATE sessions SET revoked_at = \(nowMillis) WHERE id = \(sessionId)")
+                try await transaction.rows(Self.announceRevocation(of: [sessionId], at: nowMillis))
                 return .reused(sessionId: sessionId)
             }
             if try cells["expires_at"].decode(Int64.self) <= nowMillis { return .invalid }
@@ -56,10 +58,23 @@ extension PostgresStore {
         }
     }
 
-    /// Revokes a session (its refresh tokens stop working with it).
+    /// Revokes a session (its refresh tokens stop working with it) and announces the revocation
+    /// in the same statement, so every replica closes the session's sockets once it commits.
     public func revokeSession(id: String, now: Date) async throws {
+        let nowMillis = StoredValues.millis(now)
         try await database.rows(
-            "UPDATE sessions SET revoked_at = \(StoredValues.millis(now)) WHERE id = \(id) AND revoked_at IS NULL")
+            """
+            WITH revoked AS (
+                UPDATE sessions SET revoked_at = \(nowMillis) WHERE id = \(id) AND revoked_at IS NULL RETURNING id)
+            SELECT bazaar_publish(\(PostgresEventBus.Kind.revoked.rawValue), ARRAY(SELECT id FROM revoked), '', \(nowMillis))
+            WHERE EXISTS (SELECT 1 FROM revoked)
+            """)
+    }
+
+    /// The statement that announces, inside the revoking transaction, that `sessionIds` were
+    /// revoked: a `revoked` row of `live_events` every replica's listener reads.
+    static func announceRevocation(of sessionIds: [String], at nowMillis: Int64) -> PostgresQuery {
+        "SELECT bazaar_publish(\(PostgresEventBus.Kind.revoked.rawValue), \(sessionIds), '', \(nowMillis))"
     }
 
     /// Whether the session exists and is not revoked.

@@ -52,19 +52,25 @@ extension SQLiteStore {
                 arguments: [newHash, sessionId, StoredValues.millis(now), StoredValues.millis(newExpiresAt)])
             return .rotated(userId: try row.decode(String.self, forColumn: "user_id"), sessionId: sessionId)
         }
-        if case .reused(let sessionId) = outcome { activeSessions.forget(sessionId) }
+        if case .reused(let sessionId) = outcome {
+            activeSessions.forget(sessionId)
+            await events?.sessionsRevoked([sessionId])
+        }
         return outcome
     }
 
-    /// Revokes a session (its refresh tokens stop working with it).
+    /// Revokes a session (its refresh tokens stop working with it) and, once that has committed,
+    /// closes its sockets (this process holds them all).
     public func revokeSession(id: String, now: Date) async throws {
         // Also when the write fails: whether it committed is then unknown, and the database decides.
         defer { activeSessions.forget(id) }
-        try await writer.write { db in
+        let revoked = try await writer.write { db in
             try db.run(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                 arguments: [StoredValues.millis(now), id])
+            return db.changesCount > 0
         }
+        if revoked { await events?.sessionsRevoked([id]) }
     }
 
     /// Whether the session exists and is not revoked; a session found active is remembered

@@ -122,12 +122,15 @@ public struct BazaarServer: Sendable {
     }
 
     /// Everything to run in one service group, in start order: the database's services (pool,
-    /// event listener), then the HTTP application. Groups stop in reverse order, so at shutdown
-    /// in-flight requests drain before the pool closes.
+    /// event listener), the sweep that closes sockets whose token expired, then the HTTP
+    /// application. Groups stop in reverse order, so at shutdown in-flight requests drain before
+    /// the pool closes.
     public func makeServices(
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> [any Service] {
-        backend.services + [makeApplication(onServerRunning: onServerRunning)]
+        let sweep = SocketExpirySweep(
+            hub: deps.hub, interval: configuration.connections.webSocketExpiryCheckInterval, now: configuration.now)
+        return backend.services + [sweep, makeApplication(onServerRunning: onServerRunning)]
     }
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.

@@ -36,4 +36,5 @@ struct DiscardingEventSink: LiveEventSink {
     func deliver(_ event: LiveEvent, to userIds: [String]) async {}
     func deliver(frame: String, to userIds: [String]) async {}
     func productsChanged() {}
+    func sessionsRevoked(_ sessionIds: [String]) async {}
 }

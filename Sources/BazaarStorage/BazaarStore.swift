@@ -28,8 +28,11 @@ public protocol BazaarStore: Sendable {
     /// Starts a session with its first refresh token (stored only as a hash).
     func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws
     /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``).
+    /// A reuse revokes the session, and the revocation is announced as by ``revokeSession(id:now:)``.
     func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome
-    /// Revokes a session and all its refresh tokens.
+    /// Revokes a session and all its refresh tokens, and announces it
+    /// (``LiveEventBus/sessionsRevoked(_:)``): every replica closes the session's sockets. A
+    /// session revoked already is left as it was and not announced again.
     func revokeSession(id: String, now: Date) async throws
     /// Whether the session exists and is not revoked.
     func isSessionActive(id: String) async throws -> Bool

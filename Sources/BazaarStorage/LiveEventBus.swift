@@ -13,6 +13,12 @@ public protocol LiveEventBus: Sendable {
     func publish(_ event: LiveEvent, to userIds: [String]) async
     /// Drops encoded product pages and products everywhere (a product was added).
     func productsChanged() async
+    /// Closes every socket of the listed sessions, on whichever replica it is: they were revoked.
+    ///
+    /// Stores announce their own revocations (``BazaarStore/revokeSession(id:now:)`` and a reused
+    /// refresh token), on PostgreSQL in the revoking transaction itself, so a revocation that
+    /// committed always reaches every replica's listener, also one that was reconnecting.
+    func sessionsRevoked(_ sessionIds: [String]) async
 }
 
 /// What one replica holds that live events reach: its users' sockets and its cache of encoded
@@ -27,6 +33,8 @@ public protocol LiveEventSink: Sendable {
     func deliver(frame: String, to userIds: [String]) async
     /// Drops this replica's encoded product pages and products.
     func productsChanged()
+    /// Closes this replica's sockets of the listed sessions (with `1008`): they were revoked.
+    func sessionsRevoked(_ sessionIds: [String]) async
 }
 
 /// The text of a live event's WebSocket frame, encoded once for every socket it goes to.
@@ -58,5 +66,9 @@ public struct InProcessEventBus: LiveEventBus {
 
     public func productsChanged() async {
         sink.productsChanged()
+    }
+
+    public func sessionsRevoked(_ sessionIds: [String]) async {
+        await sink.sessionsRevoked(sessionIds)
     }
 }

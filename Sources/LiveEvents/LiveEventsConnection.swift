@@ -9,9 +9,11 @@ import Session
 /// screen, authenticated with the session's current access token, reconnecting with exponential
 /// backoff (and jitter) whenever it drops, until stopped.
 ///
-/// When a handshake fails, the next attempt is preceded by one authenticated request: if the server
-/// had refused the token, that request's 401 refreshes it (through the one refresh coordinator), so
-/// the socket never keeps knocking with a token the server no longer takes.
+/// When a handshake fails, or the server closes an open socket with `1008` (its access token
+/// expired, or its session was revoked), the next attempt is preceded by one authenticated request:
+/// if the server refuses the token, that request's 401 refreshes it (through the one refresh
+/// coordinator), so the socket never keeps knocking with a token the server no longer takes; and
+/// when the session was revoked that refresh fails, the session ends, and the socket stops.
 ///
 /// A socket that is not open (the server's `ready` received) within the handshake timeout is given
 /// up and counts as a failed attempt: a server or network that accepts the connection and never
@@ -26,6 +28,8 @@ public actor LiveEventsConnection: LiveEventSource {
     private var worker: Task<Void, Never>?
     /// Whether the current attempt's socket opened (its `ready` came).
     private var opened = false
+    /// The close code of the current attempt's socket, when the server closed it with a frame.
+    private var closeCode: UInt16?
     private var isOpen = false
 
     /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is.
@@ -102,8 +106,10 @@ public actor LiveEventsConnection: LiveEventSource {
             failures = opened ? 1 : failures + 1
             let wait = backoff.backoff(forRetry: failures, random: { Double.random(in: $0) })
             try? await Task.sleep(for: wait)
-            if !opened {
-                // Was the token refused? An authenticated request refreshes it if so.
+            if !opened || closeCode == LiveEventsSocket.credentialEnded {
+                // Was the token refused, or has it expired? An authenticated request refreshes it
+                // if so (and ends the session if the session was revoked). Its answer is not
+                // needed, and its failure is the session's to report.
                 _ = try? await network.request(BazaarEndpoints.me)
             }
         }
@@ -119,6 +125,7 @@ public actor LiveEventsConnection: LiveEventSource {
             return false
         }
         opened = false
+        closeCode = nil
         let limit = handshakeTimeout
         let socket = LiveEventsSocket(url: url, authorization: "Bearer \(token)")
         let handle = SocketHandle()
@@ -154,10 +161,12 @@ public actor LiveEventsConnection: LiveEventSource {
         // One decoder per socket, not one per message.
         let decoder = BazaarJSON.makeDecoder()
         do {
-            try await socket.run(connectTimeout: handshakeTimeout, handle: handle) { text in
+            let code = try await socket.run(connectTimeout: handshakeTimeout, handle: handle) { text in
                 guard let event = try? decoder.decode(LiveEvent.self, from: Data(text.utf8)) else { return }
                 await self.received(event)
             }
+            closeCode = code
+            if let code { logger.debug("live events socket closed by the server", metadata: ["code": "\(code)"]) }
         } catch {
             logger.debug("live events socket closed", metadata: ["error": "\(error)"])
         }

@@ -33,6 +33,10 @@ struct LiveEventsSocket: Sendable {
         case notUpgraded
     }
 
+    /// The close code of a server that ended the socket because its credential no longer holds
+    /// (policy violation): the access token expired or the session was revoked.
+    static let credentialEnded: UInt16 = 1008
+
     /// The `ws://` URL of the event route, with any query.
     let url: String
     /// The `Authorization` header's value.
@@ -41,8 +45,12 @@ struct LiveEventsSocket: Sendable {
     var maxMessageBytes = 1 << 20
 
     /// Connects (giving up after `connectTimeout`), upgrades, and calls `receive` with each text
-    /// message until the socket closes. `handle` gets the channel as soon as it exists.
-    func run(connectTimeout: Duration, handle: SocketHandle, receive: @Sendable (String) async -> Void) async throws {
+    /// message until the socket closes. `handle` gets the channel as soon as it exists. Returns
+    /// the code of the server's close frame (`nil` when the socket ended without one).
+    @discardableResult
+    func run(connectTimeout: Duration, handle: SocketHandle, receive: @Sendable (String) async -> Void) async throws
+        -> UInt16?
+    {
         guard let url = URL(string: url), url.scheme == "ws", let host = url.host else { throw Failure.invalidURL(url) }
         let port = url.port ?? 80
         var target = url.path.isEmpty ? "/" : url.path
@@ -66,7 +74,7 @@ struct LiveEventsSocket: Sendable {
         case .notUpgraded:
             throw Failure.notUpgraded
         case .webSocket(let channel):
-            try await channel.executeThenClose { inbound, outbound in
+            return try await channel.executeThenClose { inbound, outbound -> UInt16? in
                 for try await frame in inbound {
                     switch frame.opcode {
                     case .text:
@@ -76,14 +84,15 @@ struct LiveEventsSocket: Sendable {
                             WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
                     case .connectionClose:
                         // Echo the server's close, then the channel closes as this returns.
+                        var data = frame.unmaskedData
                         try? await outbound.write(
-                            WebSocketFrame(
-                                fin: true, opcode: .connectionClose, maskKey: .random(), data: frame.unmaskedData))
-                        return
+                            WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data))
+                        return data.readWebSocketErrorCode().map { UInt16(webSocketErrorCode: $0) }
                     default:
                         continue
                     }
                 }
+                return nil
             }
         }
     }

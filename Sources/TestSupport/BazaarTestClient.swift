@@ -88,6 +88,14 @@ public struct BazaarTestClient: Sendable {
         return try response.decode(AuthResponse.self)
     }
 
+    /// Signs an existing user in again (a new session) and returns the user with its tokens.
+    public func login(_ username: String, password: String = "password123") async throws -> AuthResponse {
+        let response = try await post(
+            APIRoutes.login.template, LoginRequest(username: username, password: password))
+        guard response.status == 200 else { throw UnexpectedResponse(response: response) }
+        return try response.decode(AuthResponse.self)
+    }
+
     /// Lists a product as the token's user.
     public func createProduct(_ title: String, token: String, priceCents: Int = 1000) async throws -> Product {
         let response = try await post(

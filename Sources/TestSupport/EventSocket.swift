@@ -12,6 +12,16 @@ import WSClient
 public final class EventSocket: Sendable {
     private let inbox = Mutex<[LiveEvent]>([])
     private let closed = Mutex(false)
+    /// The close frame the server ended the socket with, once it has.
+    private let serverClose = Mutex<Close?>(nil)
+
+    /// A close frame from the server.
+    public struct Close: Sendable, Equatable {
+        /// The close code (`1008` for a revoked session or an expired token).
+        public let code: Int
+        /// The reason text, if any.
+        public let reason: String?
+    }
     private let closeRequested = Mutex(false)
     private let task = Mutex<Task<Void, any Error>?>(nil)
 
@@ -36,8 +46,9 @@ public final class EventSocket: Sendable {
         }
         let task = Task { [url, configuration] in
             defer { socket.closed.withLock { $0 = true } }
-            try await WebSocketClient.connect(url: url, configuration: configuration, logger: Logger(label: "test-ws"))
-            { inbound, outbound, _ in
+            let close = try await WebSocketClient.connect(
+                url: url, configuration: configuration, logger: Logger(label: "test-ws")
+            ) { inbound, outbound, _ in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await message in inbound.messages(maxSize: 1 << 20) {
@@ -54,6 +65,10 @@ public final class EventSocket: Sendable {
                     _ = try await group.next()
                     group.cancelAll()
                 }
+            }
+            if !socket.closeRequested.withLock({ $0 }), let close {
+                let code = Int(UInt16(webSocketErrorCode: close.closeCode))
+                socket.serverClose.withLock { $0 = Close(code: code, reason: close.reason) }
             }
         }
         socket.task.withLock { $0 = task }
@@ -74,6 +89,22 @@ public final class EventSocket: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
+    }
+
+    /// The close frame the server ends the socket with (its code and reason), waiting at most
+    /// `timeout` for it; `nil` when the socket is still open then (or ended without a close frame).
+    public func serverClosed(within timeout: Duration) async -> Close? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if closed.withLock({ $0 }) { return serverClose.withLock { $0 } }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Whether the socket is still open (the server has not closed it, nor has ``close()``).
+    public var isOpen: Bool {
+        !closed.withLock { $0 }
     }
 
     /// Closes the socket and waits for the connection to end.

@@ -77,8 +77,10 @@ struct EventHubBacklogTests {
     func overflowDropsOnlyTheSlowSubscriber() async throws {
         let hub = EventHub()
         let overflows = Mutex(0)
-        let slow = await hub.subscribe(userId: "ada", backlog: 2) { overflows.withLock { $0 += 1 } }
-        let other = await hub.subscribe(userId: "ada", backlog: 10) {}
+        let slow = await hub.subscribe(.ada("one"), backlog: 2, close: SocketCloseSignal()) {
+            overflows.withLock { $0 += 1 }
+        }
+        let other = await hub.subscribe(.ada("two"), backlog: 10, close: SocketCloseSignal()) {}
         for index in 0..<4 { await hub.deliver("event \(index)", to: ["ada"]) }
         #expect(overflows.withLock { $0 } == 1)
         var kept: [String] = []
@@ -90,5 +92,46 @@ struct EventHubBacklogTests {
             if received.count == 4 { break }
         }
         #expect(received == ["event 0", "event 1", "event 2", "event 3"])
+    }
+}
+
+@Suite("EventHub closing sockets")
+struct EventHubClosingTests {
+    @Test("revoking a session closes its sockets with the reason first, and leaves the user's other sessions open")
+    func revokeClosesOnlyThatSession() async throws {
+        let hub = EventHub()
+        let (phone, laptop) = (SocketCloseSignal(), SocketCloseSignal())
+        let revoked = await hub.subscribe(.ada("phone"), backlog: 10, close: phone) {}
+        let kept = await hub.subscribe(.ada("laptop"), backlog: 10, close: laptop) {}
+        #expect(await hub.revoke(sessionIds: ["phone", "unknown"]) == 1)
+        #expect(phone.reason == .sessionRevoked)
+        #expect(laptop.reason == nil)
+        for await _ in revoked.events { Issue.record("the revoked socket got an event") }  // finished
+        await hub.deliver("after", to: ["ada"])
+        var iterator = kept.events.makeAsyncIterator()
+        #expect(await iterator.next() == "after")
+        #expect(await hub.revoke(sessionIds: ["phone"]) == 0, "a socket is closed once")
+    }
+
+    @Test("a sweep closes the sockets whose token has expired by then, and only those")
+    func sweepClosesExpiredSockets() async throws {
+        let hub = EventHub()
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let (early, late) = (SocketCloseSignal(), SocketCloseSignal())
+        _ = await hub.subscribe(.ada("early", expiresAt: start + 60), backlog: 10, close: early) {}
+        _ = await hub.subscribe(.ada("late", expiresAt: start + 120), backlog: 10, close: late) {}
+        #expect(await hub.closeExpired(now: start + 59.999) == 0)
+        #expect(await hub.closeExpired(now: start + 60) == 1)
+        #expect(early.reason == .tokenExpired && late.reason == nil)
+        #expect(await hub.closeExpired(now: start + 119) == 0)
+        #expect(await hub.closeExpired(now: start + 121) == 1)
+        #expect(late.reason == .tokenExpired)
+    }
+}
+
+extension EventHub.Listener {
+    /// Ada listening with session `session`, her token expiring at `expiresAt` (far off by default).
+    fileprivate static func ada(_ session: String, expiresAt: Date = .distantFuture) -> Self {
+        Self(userId: "ada", sessionId: session, tokenExpiresAt: expiresAt)
     }
 }

@@ -97,6 +97,33 @@ struct ReplicaTests {
         }
     }
 
+    @Test func aLogoutOnOneReplicaClosesTheSessionsSocketsOnBothWithin2Seconds() async throws {
+        try await PostgresTestDatabase.with { database in
+            try await ReplicaPair.run(on: database) { replicas in
+                let phone = try await replicas.clientA.register("ada")
+                let laptop = try await replicas.clientB.login("ada")
+                let onA = try await EventSocket.connect(
+                    baseURL: replicas.clientA.baseURL, credential: .header(phone.tokens.accessToken))
+                let onB = try await EventSocket.connect(
+                    baseURL: replicas.clientB.baseURL, credential: .header(phone.tokens.accessToken))
+                let otherSession = try await EventSocket.connect(
+                    baseURL: replicas.clientB.baseURL, credential: .header(laptop.tokens.accessToken))
+
+                expectStatus(
+                    try await replicas.clientA.post(APIRoutes.logout.template, token: phone.tokens.accessToken), 204)
+
+                for (replica, socket) in [("A", onA), ("B", onB)] {
+                    let close = await socket.serverClosed(within: .seconds(2))
+                    #expect(
+                        close?.code == 1008,
+                        "replica \(replica): \(String(describing: close))\n\(replicas.logs())")
+                }
+                #expect(otherSession.isOpen, "the user's other session keeps its socket")
+                await otherSession.close()
+            }
+        }
+    }
+
     @Test func oneIdempotencyKeySentToBothReplicasAtOnceStoresOneMessage() async throws {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in

@@ -86,6 +86,81 @@ struct LiveMessagesTests {
         }
     }
 
+    @Test(
+        "a socket the server closes because its token expired reconnects with a refreshed token, and the screen gets what was sent meanwhile"
+    )
+    func expiredTokenReconnectsWithAFreshOne() async throws {
+        let serverClock = TestClock()
+        try await SessionFixture.with(serverClock: serverClock) { fixture in
+            // The client's clock stands still: only the server's close tells it the token has expired.
+            let buyer = try await fixture.starter(margin: .zero, clock: TestClock()).register(
+                username: "mia", password: "password123", displayName: "Mia")
+            _ = try await fixture.raw.register("max")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            // A second before reconnecting, so the message below is sent while the socket is down.
+            let connection = LiveEventsConnection(
+                baseURL: fixture.baseURL, network: buyer.network,
+                backoff: RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(2), jitter: false))
+            let outbox = try Outbox(
+                path: folder.appendingPathComponent("outbox.sqlite").path,
+                deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let seller = try await fixture.raw.login("max")
+            let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
+                .messagesScreen(user: seller.user, product: nil)
+            let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
+            let states = await screen.logic.states()
+            #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil)
+            let events = await connection.subscribe()
+            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) })
+
+            serverClock.advance(by: .seconds(121))  // past the 120 s access token
+            #expect(
+                await within(.seconds(5), else: false) { await events.contains(.disconnected) },
+                "the server closed the socket when its token expired")
+            let sellerAgain = try await fixture.raw.login("max")
+            _ = try await fixture.raw.sendMessage(
+                "sent while you were away", in: conversationID, token: sellerAgain.tokens.accessToken)
+
+            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "back")
+            let caughtUp = await firstState(states, within: .seconds(10)) {
+                $0.content?.messages.contains { $0.body == "sent while you were away" } == true
+            }
+            #expect(caughtUp != nil)
+            #expect(try await fixture.serverRefreshCount() == 1, "one refresh, before the first reconnection")
+            await connection.stop()
+        }
+    }
+
+    @Test("a socket whose session is revoked is closed, and the socket does not come back: the session ends")
+    func revokedSessionStopsTheSocket() async throws {
+        try await SessionFixture.with { fixture in
+            let user = try await fixture.starter().register(
+                username: "mia", password: "password123", displayName: "Mia")
+            let connection = LiveEventsConnection(
+                baseURL: fixture.baseURL, network: user.network,
+                backoff: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .milliseconds(500)))
+            let events = await connection.subscribe()
+            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) })
+            // Signed out from elsewhere (or by a reused refresh token): the session is revoked.
+            let token = try await user.network.session.validTokens().accessToken
+            #expect(try await fixture.raw.post(APIRoutes.logout.template, token: token).status == 204)
+
+            #expect(await within(.seconds(5), else: false) { await events.contains(.disconnected) })
+            let ended = await within(.seconds(10), else: false) {
+                while await !user.network.session.hasEnded {
+                    // Cancelled when the wait is over: a sleep that throws ends the loop.
+                    do { try await Task.sleep(for: .milliseconds(20)) } catch { return false }
+                }
+                return true
+            }
+            #expect(ended, "the refresh after the close was refused, which ends the session")
+            #expect(try await fixture.waitForServerLiveSockets(0) == 0)
+            #expect(try await fixture.serverRefreshCount(outcome: "invalid") == 1, "one refresh tried, none after")
+            await connection.stop()
+        }
+    }
+
     @Test("a handshake nobody answers is given up after the handshake timeout, and the socket tries again")
     func silentHandshakeIsRetried() async throws {
         // Without the timeout the first attempt waits for an answer that never comes, and nothing

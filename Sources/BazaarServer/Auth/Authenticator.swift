@@ -8,6 +8,8 @@ struct Caller: Sendable {
     var userId: String
     /// The session the access token belongs to.
     var sessionId: String
+    /// When the access token expires (a live socket opened with it is closed then).
+    var tokenExpiresAt: Date
 }
 
 /// Finds the caller of a request from its access token, or answers 401.
@@ -27,11 +29,11 @@ struct Authenticator: Sendable {
         else {
             throw APIError.unauthorized("unauthenticated", "This route needs an access token (Authorization: Bearer).")
         }
-        let (userId, sessionId) = try await tokens.verifyAccessToken(token)
-        guard try await store.isSessionActive(id: sessionId) else {
+        let claims = try await tokens.verifyAccessToken(token)
+        guard try await store.isSessionActive(id: claims.sessionId) else {
             throw APIError.unauthorized("session_revoked", "The session has ended; sign in again.")
         }
-        return Caller(userId: userId, sessionId: sessionId)
+        return Caller(userId: claims.userId, sessionId: claims.sessionId, tokenExpiresAt: claims.expiresAt)
     }
 
     /// The token of an `Authorization: Bearer <token>` header (the scheme in any case), or `nil`.

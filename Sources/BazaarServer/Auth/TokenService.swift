@@ -45,8 +45,8 @@ struct TokenService: Sendable {
         return (try await keys.sign(claims), expiresAt)
     }
 
-    /// The user and session of a valid access token; throws ``APIError`` 401 otherwise.
-    func verifyAccessToken(_ token: String) async throws -> (userId: String, sessionId: String) {
+    /// The user, session and expiry of a valid access token; throws ``APIError`` 401 otherwise.
+    func verifyAccessToken(_ token: String) async throws -> VerifiedAccessTokens.Claims {
         let current = now()
         let known: VerifiedAccessTokens.Claims
         if let verified = verified.claims(of: token) {
@@ -65,7 +65,7 @@ struct TokenService: Sendable {
         if known.expiresAt <= current {
             throw APIError.unauthorized("token_expired", "The access token has expired.")
         }
-        return (known.userId, known.sessionId)
+        return known
     }
 
     /// A new opaque refresh token (32 random bytes, base64url).

@@ -18,4 +18,8 @@ struct ReplicaEventSink: LiveEventSink {
     func productsChanged() {
         publicReads.invalidate()
     }
+
+    func sessionsRevoked(_ sessionIds: [String]) async {
+        await hub.revoke(sessionIds: sessionIds)
+    }
 }

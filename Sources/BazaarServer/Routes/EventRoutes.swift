@@ -61,7 +61,10 @@ struct EventRoutes: RouteGroup {
                 }
                 // A socket `backlog` frames behind is cut: its writer waits on a client that does not read.
                 let channel = context.requestContext.channel
-                let subscription = await deps.hub.subscribe(userId: caller.userId, backlog: backlog) {
+                let close = SocketCloseSignal()
+                let listener = EventHub.Listener(
+                    userId: caller.userId, sessionId: caller.sessionId, tokenExpiresAt: caller.tokenExpiresAt)
+                let subscription = await deps.hub.subscribe(listener, backlog: backlog, close: close) {
                     context.logger.notice(
                         "event socket too far behind; closed", metadata: ["user.id": "\(caller.userId)"])
                     channel.close(promise: nil)
@@ -75,7 +78,8 @@ struct EventRoutes: RouteGroup {
                     // held the server's stop for good.
                     try await withGracefulShutdownHandler {
                         try await Self.serve(
-                            subscription.events, to: outbound, reading: inbound, ready: caller.userId, encoder: encoder)
+                            subscription.events, to: outbound, reading: inbound, ready: caller.userId, until: close,
+                            encoder: encoder)
                     } onGracefulShutdown: {
                         Task { await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id) }
                     }
@@ -89,16 +93,28 @@ struct EventRoutes: RouteGroup {
                 }
                 await deps.hub.unsubscribe(userId: caller.userId, id: subscription.id)
                 deps.metrics.recordLiveSocket(-1)
+                if let reason = close.reason {
+                    context.logger.info(
+                        "event socket closed: \(reason.reason)",
+                        metadata: ["user.id": "\(caller.userId)", "session.id": "\(caller.sessionId)"])
+                    do {
+                        try await outbound.close(reason.code, reason: reason.reason)
+                    } catch {
+                        // The connection is already gone: nothing is left to tell.
+                        context.logger.debug("close frame not sent", metadata: ["error.type": "\(type(of: error))"])
+                    }
+                }
             }
         )
         return router
     }
 
     /// Writes the `ready` event for `userId`, then each frame of `events` (encoded once by the hub,
-    /// shared by all its sockets), while reading what the client sends; returns when either ends.
+    /// shared by all its sockets), while reading what the client sends; returns when either ends
+    /// or `close` fires (then nothing more is written: the caller sends the close frame).
     private static func serve(
         _ events: AsyncStream<String>, to outbound: WebSocketOutboundWriter, reading inbound: WebSocketInboundStream,
-        ready userId: String, encoder: JSONEncoder
+        ready userId: String, until close: SocketCloseSignal, encoder: JSONEncoder
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -111,6 +127,9 @@ struct EventRoutes: RouteGroup {
             group.addTask {
                 // Clients send nothing we need; reading keeps the close handshake flowing.
                 for try await _ in inbound.messages(maxSize: 64 * 1024) {}
+            }
+            group.addTask {
+                await close.wait()
             }
             _ = try await group.next()
             group.cancelAll()

@@ -27,6 +27,9 @@ public struct ConnectionPolicy: Sendable, Equatable {
     public var webSocketBacklog: Int
     /// The largest WebSocket frame a client may send; a larger one closes the socket with `1009`.
     public var webSocketMaxFrameSize: Int
+    /// How often the server looks for event WebSockets whose access token has expired, and
+    /// closes them with `1008`: a socket outlives its token by at most this.
+    public var webSocketExpiryCheckInterval: Duration = .seconds(1)
 
     /// Makes a policy; the defaults suit a public server (nginx uses 60 s and 75 s).
     public init(

@@ -34,6 +34,22 @@ struct PlanEventsTests {
 
         func productsChanged() {}
 
+        /// Sessions announced revoked, in order.
+        let revoked = Mutex<[String]>([])
+
+        func sessionsRevoked(_ sessionIds: [String]) async {
+            revoked.withLock { $0 += sessionIds }
+            arrived.yield()
+        }
+
+        /// Waits (at most 10 s) until `count` revocations have arrived; returns them.
+        func waitForRevocations(_ count: Int) async -> [String] {
+            await within(.seconds(10), else: ()) {
+                for await _ in self.arrivals where self.revoked.withLock({ $0.count }) >= count { return }
+            }
+            return revoked.withLock { $0 }
+        }
+
         private func record(_ frame: String, _ userIds: [String]) {
             frames.withLock { $0.append((frame, userIds.sorted())) }
             arrived.yield()
@@ -97,6 +113,43 @@ struct PlanEventsTests {
             let all = await sink.wait(for: 4)
             #expect(all.count == 4, "the replay published nothing")
             #expect(all.dropFirst(2).first?.frame.contains(second.id) == true)
+            listening.cancel()
+            _ = await listening.result
+            await backend.close()
+        }
+    }
+
+    @Test(
+        "a revocation is announced once, when it commits: logout, a reuse, not a session revoked already",
+        arguments: StorageKind.available)
+    func revocationsAreAnnouncedOnce(storage: StorageKind) async throws {
+        try await storage.withConfiguration { configuration in
+            let sink = RecordingSink()
+            let backend = try await StorageEngines.engine(for: configuration)
+                .open(sink: sink, logger: TestServer.quietLogger(label: "revocation-events"))
+            let listeners = backend.services.compactMap { $0 as? PostgresEventListener }
+            let listening = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for listener in listeners { group.addTask { try await listener.run() } }
+                    try await group.waitForAll()
+                }
+            }
+            defer { listening.cancel() }
+            let store = backend.store
+            let ada = try await StoreFixtures(store).user("ada")
+            let now = Date()
+            for (session, token) in [("phone", "t-phone"), ("laptop", "t-laptop")] {
+                try await store.createSession(
+                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + 3600, now: now)
+            }
+            try await store.revokeSession(id: "phone", now: now)
+            try await store.revokeSession(id: "phone", now: now)  // revoked already: not announced again
+            _ = try await store.rotateRefreshToken(
+                hash: "t-laptop", newHash: "t-laptop-2", newExpiresAt: now + 3600, now: now)
+            let reuse = try await store.rotateRefreshToken(
+                hash: "t-laptop", newHash: "t-laptop-3", newExpiresAt: now + 3600, now: now)
+            #expect(reuse == .reused(sessionId: "laptop"))
+            #expect(await sink.waitForRevocations(2) == ["phone", "laptop"])
             listening.cancel()
             _ = await listening.result
             await backend.close()
