@@ -10,7 +10,9 @@
 # right although the request fits the schema. The fuzzer's token cannot be revoked: logout runs
 # separately, with a second session.
 #
-# Environment: MAX_EXAMPLES (per operation, default 60), MIN_CASES (default 300), SEED, CHECKS (default all).
+# Environment: MAX_EXAMPLES (per operation, default 60), MIN_CASES (default 300), SEED, CHECKS (default all),
+# POSTGRES_URL (run the server on that PostgreSQL database instead of a temporary SQLite file; CI
+# runs both: scripts/with-postgres.sh bash -c 'POSTGRES_URL="$BAZAAR_TEST_POSTGRES_URL" scripts/schemathesis.sh').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -39,11 +41,19 @@ trap cleanup EXIT
 
 # The run signs in before fuzzing starts, so the fuzzer's failed logins (throttled with 429) do not matter.
 source scripts/start-server.sh
-start_server "$WORK/stdout" "$WORK/stderr" "$BIN" --port 0 --sqlite "$WORK/bazaar.sqlite" --seed-demo --bcrypt-cost 4 \
+if [ -n "${POSTGRES_URL:-}" ]; then
+    DATABASE=(--postgres "$POSTGRES_URL")
+    # Replicas share a key from the environment; one server here, so any random one.
+    BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)"
+    export BAZAAR_SIGNING_KEY
+else
+    DATABASE=(--sqlite "$WORK/bazaar.sqlite")
+fi
+start_server "$WORK/stdout" "$WORK/stderr" "$BIN" --port 0 "${DATABASE[@]}" --seed-demo --bcrypt-cost 4 \
     --access-token-lifetime 3600 --no-quotas --log-level warning
 SERVER_PID="$SERVER_STARTED_PID"
 URL="$SERVER_STARTED_URL"
-echo "== bazaar-server at $URL (seed $SEED)"
+echo "== bazaar-server at $URL on ${DATABASE[0]#--} (seed $SEED)"
 
 login() {
     curl -fsS -X POST "$URL/v1/auth/login" -H 'Content-Type: application/json' \

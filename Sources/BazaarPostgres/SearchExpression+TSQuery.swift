@@ -26,6 +26,11 @@ enum TSVectorLiteral {
     static let maxPosition = 16_383
     /// The most positions PostgreSQL keeps for one lexeme.
     static let maxPositionsPerTerm = 256
+    /// The longest lexeme PostgreSQL takes, in bytes: a longer one fails the whole statement
+    /// ("word is too long"). Such a term is left out (its position still counts, so phrases
+    /// around it are unchanged). No search finds it on either engine anyway: a query is at most
+    /// 200 characters.
+    static let maxLexemeBytes = 2_046
 
     /// A vector of title and description terms with their positions. The description starts two
     /// positions after the title ends, so no phrase matches across the two (as in FTS5, whose
@@ -34,6 +39,7 @@ enum TSVectorLiteral {
         var positions: [String: [Int]] = [:]
         var order: [String] = []
         func add(_ term: String, at position: Int) {
+            guard term.utf8.count <= maxLexemeBytes else { return }
             if positions[term] == nil { order.append(term) }
             guard positions[term, default: []].count < maxPositionsPerTerm else { return }
             positions[term, default: []].append(min(position, maxPosition))

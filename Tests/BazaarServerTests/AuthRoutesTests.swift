@@ -155,6 +155,26 @@ struct AuthRoutesTests {
         }
     }
 
+    /// Behind a trusted proxy, an `X-Forwarded-For` entry that is not an address (3 KB of text a
+    /// client wrote) is not made a throttle key: PostgreSQL could not index it, and answered 500.
+    @Test(arguments: StorageKind.available)
+    func aForwardedForEntryThatIsNotAnAddressIsIgnored(storage: StorageKind) async throws {
+        try await storage.withConfiguration { base in
+            var configuration = base
+            configuration.trustForwardedFor = true
+            try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                // Random text does not compress, so PostgreSQL cannot squeeze it into an index entry.
+                let long = (0..<90).map { _ in UUID().uuidString }.joined()
+                for forwarded in [long, "10.0.0.1, not-an-address", "::ffff:zz"] {
+                    expectError(
+                        try await client.post(
+                            APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"),
+                            headers: [("X-Forwarded-For", forwarded)]), 401)
+                }
+            }
+        }
+    }
+
     @Test func repeatedFailedLoginsForOneUsernameAre429WithRetryAfter() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)

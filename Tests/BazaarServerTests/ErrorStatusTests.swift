@@ -179,19 +179,41 @@ struct ErrorStatusTests {
         }
     }
 
-    @Test func hostileInputNeverGetsA500() async throws {
-        try await BazaarTestHarness.withServer { client in
+    /// Every string a client sends (a body's fields, a path's ids, a query) is checked before it
+    /// reaches a store: a NUL or an over-long value is a 4xx with an error code on both engines
+    /// (PostgreSQL's text cannot hold NUL, and its index entries are bounded), never a 500.
+    @Test(arguments: StorageKind.available)
+    func hostileInputNeverGetsA500(storage: StorageKind) async throws {
+        try await BazaarTestHarness.withServer(on: storage) { client in
             let ada = try await client.register("ada")
+            let bob = try await client.register("bob")
             let token = ada.tokens.accessToken
+            let conversation = try await client.startConversation(with: bob.user.id, token: token)
+            let product = try await client.createProduct("Lamp", token: token)
+            let nul = "\\u0000"
+            let long = String(repeating: "a", count: 3000)
             let bodies = [
-                "null", "\"string\"", "0", "{\"body\":null}", "{\"body\":\"\\u0000\"}", "{\"ids\":[1]}",
+                "null", "\"string\"", "0", "{\"body\":null}", "{\"body\":\"\(nul)\"}", "{\"ids\":[1]}",
                 "{\"all\":\"yes\"}",
                 String(repeating: "[", count: 10_000), "{\"priceCents\":1e400}", "\u{FEFF}{}", "{\"upTo\":{}}",
+                // NUL and length in every string a store is asked about.
+                "{\"username\":\"ada\(nul)\",\"password\":\"password123\",\"displayName\":\"Ada\"}",
+                "{\"username\":\"\(long)\",\"password\":\"password123\",\"displayName\":\"Ada\"}",
+                "{\"refreshToken\":\"\(nul)\"}", "{\"refreshToken\":\"\(long)\"}",
+                "{\"userId\":\"\(nul)\"}", "{\"userId\":\"\(bob.user.id)\(nul)\"}", "{\"userId\":\"\(long)\"}",
+                "{\"userId\":\"\(bob.user.id)\",\"productId\":\"\(nul)\"}",
+                "{\"userId\":\"\(bob.user.id)\",\"productId\":\"\(long)\"}",
+                "{\"upTo\":\"\(nul)\"}", "{\"upTo\":\"\(long)\"}", "{\"ids\":[\"\(nul)\"]}", "{\"ids\":[\"\(long)\"]}",
+                "{\"title\":\"a\(nul)\",\"description\":\"b\",\"priceCents\":1,\"currency\":\"EUR\"}",
+                "{\"photoIds\":[\"\(nul)\"]}",
+                // One "word" longer than PostgreSQL's 2 046-byte lexeme limit: listed, not 500.
+                "{\"title\":\"t\",\"description\":\"\(String(repeating: "0", count: 3000))\",\"priceCents\":1,\"currency\":\"EUR\"}",
             ]
             let paths = [
                 APIRoutes.register.template, APIRoutes.login.template, APIRoutes.refresh.template,
                 APIRoutes.createProduct.template,
                 APIRoutes.startConversation.template, APIRoutes.sendMessage.path("x"), APIRoutes.markRead.path("x"),
+                APIRoutes.sendMessage.path(conversation.id), APIRoutes.markRead.path(conversation.id),
                 APIRoutes.markNotificationsRead.template,
             ]
             for path in paths {
@@ -199,15 +221,36 @@ struct ErrorStatusTests {
                     let response = try await client.send(
                         .POST, path, rawBody: Data(body.utf8), contentType: "application/json", token: token,
                         headers: [(APIHeaders.idempotencyKey, "k")])
-                    #expect(response.status < 500, "\(path) with \(body.prefix(40)): \(response.text)")
-                    #expect(response.errorCode != nil, "\(path) with \(body.prefix(40)): \(response.text)")
+                    #expect(response.status < 500, "\(path) with \(body.prefix(60)): \(response.text)")
+                    if response.status >= 400 {
+                        #expect(response.errorCode != nil, "\(path) with \(body.prefix(60)): \(response.text)")
+                    }
                 }
             }
-            for query in ["limit=1e3", "limit=", "cursor=", "cursor=%00", "query=%00", "before=djE6bTotMQ"] {
+            let reorder = try await client.send(
+                .PUT, APIRoutes.reorderProductPhotos.path(product.id),
+                rawBody: Data("{\"photoIds\":[\"\(nul)\"]}".utf8),
+                contentType: "application/json", token: token)
+            #expect(reorder.status < 500, "reorder: \(reorder.text)")
+            for query in [
+                "limit=1e3", "limit=", "cursor=", "cursor=%00", "query=%00", "before=djE6bTotMQ", "sellerId=%00",
+                "sellerId=\(long)", "query=\(long)",
+            ] {
                 let products = try await client.get(APIRoutes.products.template + "?" + query)
-                let messages = try await client.get(APIRoutes.messages.path("x") + "?" + query, token: token)
+                let messages = try await client.get(
+                    APIRoutes.messages.path(conversation.id) + "?" + query, token: token)
                 #expect(products.status < 500, "\(query): \(products.text)")
                 #expect(messages.status < 500, "\(query): \(messages.text)")
+            }
+            for id in ["%00", "\(bob.user.id)%00", long] {
+                for path in [
+                    APIRoutes.user.path(id), APIRoutes.userPhoto.path(id), APIRoutes.product.path(id),
+                    APIRoutes.conversation.path(id), APIRoutes.messages.path(id),
+                    APIRoutes.productPhoto.path(product.id, id), APIRoutes.productPhoto.path(id, id),
+                ] {
+                    let response = try await client.get(path, token: token)
+                    #expect(response.status == 404, "\(path): \(response.status) \(response.text.prefix(200))")
+                }
             }
         }
     }

@@ -5,9 +5,17 @@ import Foundation
 ///
 /// Lengths count Unicode scalars, as JSON Schema's `minLength`/`maxLength` do.
 package enum Validation {
+    /// The characters a username may hold.
+    private static let usernameScalars = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
+
+    /// Whether `value` could be a username at all: a sign-in with anything else names no account,
+    /// and is answered without asking the store (or the throttle, whose keys it would bloat).
+    package static func isUsername(_ value: String) -> Bool {
+        InputRules.fits(value, InputRules.username) && value.unicodeScalars.allSatisfy(usernameScalars.contains)
+    }
+
     package static func username(_ value: String) throws {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_.".unicodeScalars)
-        guard InputRules.fits(value, InputRules.username), value.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard isUsername(value) else {
             throw DomainError.invalidField(
                 "username", "must be 3-32 characters: lower-case letters, digits, underscores and dots")
         }
@@ -61,7 +69,15 @@ package enum Validation {
 
     /// Whether `text` is an id as this server makes them: a lower-case UUID.
     package static func isId(_ text: String) -> Bool {
-        UUID(uuidString: text) != nil && text == text.lowercased()
+        text.utf8.count == 36 && UUID(uuidString: text) != nil && text == text.lowercased()
+    }
+
+    /// `text` when it is an id (``isId(_:)``); otherwise the field is invalid with `meaning`
+    /// ("does not name a user"): what a well-formed id naming nothing gets too, so the answer
+    /// does not depend on how the id is wrong, and no other string reaches a store.
+    package static func id(_ text: String, field: String, _ meaning: String) throws -> String {
+        guard isId(text) else { throw DomainError.invalidField(field, meaning) }
+        return text
     }
 
     /// The length rule, and no NUL characters: PostgreSQL's text cannot hold them, so the API

@@ -12,6 +12,14 @@ import Foundation
 /// given a whole /64, so counting each address alone would give one client 2^64 allowances. An
 /// IPv4 address written as IPv6 (`::ffff:192.0.2.1`) counts as the IPv4 address it is.
 enum AddressGroup {
+    /// Whether `text` is an IPv4 or IPv6 address literal: an `X-Forwarded-For` entry that is not
+    /// one (a header a client wrote, 3 KB, say) is ignored rather than made a throttle key.
+    static func isAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
     /// The key for `address` (text as the socket or `X-Forwarded-For` gives it); text that is not
     /// an IPv6 address is its own key.
     static func key(for address: String) -> String {

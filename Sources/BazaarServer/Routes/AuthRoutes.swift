@@ -29,6 +29,12 @@ struct AuthRoutes: RouteGroup {
 
     func login(_ request: Request, address: String?) async throws -> Response {
         let body = try await RequestBody.decode(LoginRequest.self, from: request)
+        // A name no account can have (NUL, 3 KB, capitals) signs no one in, and never reaches the
+        // store or the throttle: SQLite compared "ada\0" equal to "ada", and PostgreSQL cannot
+        // index a 3 KB throttle key.
+        guard Validation.isUsername(body.username) else {
+            throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
+        }
         // Counted before the password is checked, so attempts made at once cannot all pass the throttle.
         let attemptId: String
         switch try await deps.throttle.reserve(username: body.username, address: address) {

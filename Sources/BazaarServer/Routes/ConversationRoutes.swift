@@ -24,7 +24,7 @@ struct ConversationRoutes: RouteGroup {
         router.on(APIRoutes.conversation) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             guard
-                let conversation = try await deps.store.conversation(id: try context.pathId(), viewerId: caller.userId)
+                let conversation = try await deps.store.conversation(id: try context.pathId("The conversation"), viewerId: caller.userId)
             else {
                 throw APIError.notFound("The conversation")
             }
@@ -36,16 +36,16 @@ struct ConversationRoutes: RouteGroup {
             let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "before"), kind: .messages)
             guard
                 let slice = try await deps.store.messages(
-                    conversationId: try context.pathId(), viewerId: caller.userId, before: position, limit: limit)
+                    conversationId: try context.pathId("The conversation"), viewerId: caller.userId, before: position, limit: limit)
             else { throw APIError.notFound("The conversation") }
             return JSONResponse.make(
                 Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
         }
         router.on(APIRoutes.sendMessage) { request, context in
-            try await send(request, conversationId: try context.pathId())
+            try await send(request, context)
         }
         router.on(APIRoutes.markRead) { request, context in
-            try await markRead(request, conversationId: try context.pathId())
+            try await markRead(request, context)
         }
     }
 
@@ -56,10 +56,13 @@ struct ConversationRoutes: RouteGroup {
             throw APIError.invalidField("userId", "must be another user, not yourself")
         }
         try deps.quotas.charge(.startConversation, by: caller.userId)
-        guard try await deps.store.user(id: body.userId) != nil else {
+        let userId = try Validation.id(body.userId, field: "userId", "does not name a user")
+        guard try await deps.store.user(id: userId) != nil else {
             throw APIError.invalidField("userId", "does not name a user")
         }
-        if let productId = body.productId {
+        if let productId = try body.productId.map({
+            try Validation.id($0, field: "productId", "does not name a product")
+        }) {
             guard let product = try await deps.store.product(id: productId) else {
                 throw APIError.invalidField("productId", "does not name a product")
             }
@@ -73,8 +76,9 @@ struct ConversationRoutes: RouteGroup {
         return try JSONResponse.make(result.conversation, status: result.created ? .created : .ok)
     }
 
-    func send(_ request: Request, conversationId: String) async throws -> Response {
+    func send(_ request: Request, _ context: BazaarRequestContext) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
+        let conversationId = try context.pathId("The conversation")
         let key = request.headers.value(named: APIHeaders.idempotencyKey)
         let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
         switch try await deps.services.messages.send(
@@ -89,11 +93,13 @@ struct ConversationRoutes: RouteGroup {
         }
     }
 
-    func markRead(_ request: Request, conversationId: String) async throws -> Response {
+    func markRead(_ request: Request, _ context: BazaarRequestContext) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
+        let conversationId = try context.pathId("The conversation")
         let body = try await RequestBody.decode(MarkReadRequest.self, from: request)
+        let upTo = try Validation.id(body.upTo, field: "upTo", "does not name a message of this conversation")
         let outcome = try await deps.store.markRead(
-            conversationId: conversationId, viewerId: caller.userId, upTo: body.upTo, now: deps.now())
+            conversationId: conversationId, viewerId: caller.userId, upTo: upTo, now: deps.now())
         switch outcome {
         case nil:
             throw APIError.notFound("The conversation")

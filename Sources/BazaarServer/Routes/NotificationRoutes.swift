@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -26,7 +27,9 @@ struct NotificationRoutes: RouteGroup {
             case (_, true?):
                 try await deps.store.markNotificationsRead(userId: caller.userId, ids: nil)
             case (let ids?, _):
-                try await deps.store.markNotificationsRead(userId: caller.userId, ids: ids)
+                // An id that names none of the caller's notifications is ignored, and one that is
+                // not an id at all (a NUL, 3 KB) names none: it never reaches the store.
+                try await deps.store.markNotificationsRead(userId: caller.userId, ids: ids.filter(Validation.isId))
             default:
                 throw APIError.invalidField("body", "must have either ids or all: true")
             }

@@ -13,7 +13,7 @@ struct ProductPhotoRoutes: RouteGroup {
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.addProductPhoto) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
-            let productId = try context.pathId()
+            let productId = try context.pathId("The product or photo")
             let photo = try await UploadedImage.read(request, now: deps.now())
             try deps.quotas.charge(.uploadPhoto, by: caller.userId)
             let change = try await deps.store.addProductPhoto(
@@ -22,8 +22,11 @@ struct ProductPhotoRoutes: RouteGroup {
         }
         router.on(APIRoutes.reorderProductPhotos) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
-            let productId = try context.pathId()
+            let productId = try context.pathId("The product or photo")
             let body = try await RequestBody.decode(ReorderPhotosRequest.self, from: request)
+            guard body.photoIds.count <= ProductPhotoOrder.limit, body.photoIds.allSatisfy(Validation.isId) else {
+                throw APIError.invalidField("photoIds", "must name each of the product's photos exactly once")
+            }
             let change = try await deps.store.reorderProductPhotos(
                 productId: productId, sellerId: caller.userId, order: body.photoIds)
             return try await answer(change, status: .ok)
@@ -31,13 +34,14 @@ struct ProductPhotoRoutes: RouteGroup {
         router.on(APIRoutes.removeProductPhoto) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let change = try await deps.store.removeProductPhoto(
-                productId: try context.pathId(), sellerId: caller.userId, photoId: try context.photoId())
+                productId: try context.pathId("The product or photo"), sellerId: caller.userId,
+                photoId: try context.photoId("The product or photo"))
             return try await answer(change, status: .ok)
         }
         router.on(APIRoutes.productPhoto) { request, context in
             guard
                 let photo = try await deps.store.productPhoto(
-                    productId: try context.pathId(), photoId: try context.photoId())
+                    productId: try context.pathId("The photo"), photoId: try context.photoId("The photo"))
             else { throw APIError.notFound("The photo") }
             // A photo's URL names one upload: what it serves never changes.
             return UploadedImage.response(photo, request: request, cacheControl: "public, max-age=31536000, immutable")
@@ -61,9 +65,9 @@ struct ProductPhotoRoutes: RouteGroup {
 }
 
 extension BazaarRequestContext {
-    /// The `{photo}` path parameter.
-    func photoId() throws -> String {
-        guard let id = parameters.get("photo") else { throw APIError.notFound("The photo") }
+    /// The `{photo}` path parameter: 404 naming `resource` unless it is an id (see ``pathId(_:)``).
+    func photoId(_ resource: String) throws -> String {
+        guard let id = parameters.get("photo"), Validation.isId(id) else { throw APIError.notFound(resource) }
         return id
     }
 }

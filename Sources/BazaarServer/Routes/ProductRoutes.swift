@@ -26,7 +26,7 @@ struct ProductRoutes: RouteGroup {
             }
         }
         router.on(APIRoutes.product) { request, context in
-            let id = try context.pathId()
+            let id = try context.pathId("The product")
             // Products do not change once listed, so a minute of caching is safe.
             return try await JSONResponse.cacheable(
                 key: "product\u{0}" + id, in: deps.publicReads, request: request, cacheControl: "public, max-age=60"

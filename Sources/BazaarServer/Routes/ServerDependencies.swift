@@ -35,11 +35,12 @@ struct ServerDependencies: Sendable {
     }
 
     /// The client's address for throttles and quotas: the peer, or behind a trusted proxy the last
-    /// `X-Forwarded-For` entry (the client as the proxy saw it), as its ``AddressGroup`` key (an
-    /// IPv6 client counts with its /64).
+    /// `X-Forwarded-For` entry (the client as the proxy saw it) when it is an address, as its
+    /// ``AddressGroup`` key (an IPv6 client counts with its /64).
     func clientAddress(_ request: Request, peer: String?) -> String? {
         guard trustForwardedFor, let header = request.headers.value(named: "X-Forwarded-For"),
-            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            AddressGroup.isAddress(last)
         else { return peer.map(AddressGroup.key(for:)) }
         return AddressGroup.key(for: last)
     }
@@ -63,9 +64,12 @@ extension Router where Context == BazaarRequestContext {
 }
 
 extension BazaarRequestContext {
-    /// The `{id}` path parameter (always present on routes that declare it).
-    func pathId() throws -> String {
-        guard let id = parameters.get("id") else { throw APIError.notFound("The resource") }
+    /// The `{id}` path parameter: 404 naming `resource` (the route's own answer for an id that
+    /// names nothing, byte for byte) unless it is an id as the server makes them, so no other
+    /// string (a NUL, 3 KB) reaches a store. Read it after authenticating: a caller without a
+    /// token learns nothing about ids.
+    func pathId(_ resource: String) throws -> String {
+        guard let id = parameters.get("id"), Validation.isId(id) else { throw APIError.notFound(resource) }
         return id
     }
 }

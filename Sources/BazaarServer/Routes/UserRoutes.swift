@@ -18,9 +18,9 @@ struct UserRoutes: RouteGroup {
         router.on(APIRoutes.updateMe) { request, _ in try await updateMe(request) }
         router.on(APIRoutes.uploadPhoto) { request, _ in try await uploadPhoto(request) }
         router.on(APIRoutes.user) { request, context in
-            try JSONResponse.make(try await user(try context.pathId()))
+            try JSONResponse.make(try await user(try context.pathId("The user")))
         }
-        router.on(APIRoutes.userPhoto) { request, context in try await photo(request, userId: try context.pathId()) }
+        router.on(APIRoutes.userPhoto) { request, context in try await photo(request, userId: try context.pathId("The photo")) }
     }
 
     func user(_ id: String) async throws -> User {
