@@ -2,7 +2,7 @@ import BazaarStorage
 import Foundation
 import PostgresNIO
 
-/// ``LoginThrottling`` shared by every replica: failures are rows in `login_failures`, so an
+/// ``LoginThrottling`` shared by every replica (the rule is ``LoginThrottling/retryAfter(keys:counts:window:now:)``): failures are rows in `login_failures`, so an
 /// attacker spreading attempts over N replicas gets the same number of tries as against one.
 /// Rows older than the window no longer count; the event listener prunes them.
 ///
@@ -16,8 +16,9 @@ struct PostgresLoginThrottle: LoginThrottling {
 
     func reserve(username: String, address: String?) async throws -> LoginAttempt {
         let keys = Self.keys(username: username, address: address, policy: policy).sorted { $0.key < $1.key }
-        let current = now()
-        let nowMillis = StoredValues.millis(current)
+        // Read at the millisecond the rows keep, so a failure stored a moment ago is not in the future.
+        let nowMillis = StoredValues.millis(now())
+        let current = StoredValues.date(nowMillis)
         let windowStart = StoredValues.millis(current.addingTimeInterval(-policy.window.timeInterval))
         let window = policy.window
         let attemptId = UUID().uuidString
@@ -29,17 +30,17 @@ struct PostgresLoginThrottle: LoginThrottling {
                 """)
             let rows = try await transaction.rows(
                 """
-                SELECT throttle_key, COUNT(*), MIN(failed_at) FROM login_failures
+                SELECT throttle_key, COUNT(*), MIN(failed_at), MAX(failed_at) FROM login_failures
                 WHERE throttle_key = ANY(\(keys.map(\.key))) AND failed_at > \(windowStart)
                 GROUP BY throttle_key
                 """)
-            var spent: [Date] = []
+            var counts: [String: ThrottleCount] = [:]
             for row in rows {
-                let (key, count, oldest) = try row.decode((String, Int, Int64).self)
-                guard let limit = keys.first(where: { $0.key == key })?.limit, count >= limit else { continue }
-                spent.append(StoredValues.date(oldest))
+                let (key, count, oldest, newest) = try row.decode((String, Int, Int64, Int64).self)
+                counts[key] = ThrottleCount(
+                    count: count, oldest: StoredValues.date(oldest), newest: StoredValues.date(newest))
             }
-            if let wait = Self.retryAfter(oldestOfSpentKeys: spent, window: window, now: current) {
+            if let wait = Self.retryAfter(keys: keys, counts: counts, window: window, now: current) {
                 return .refused(retryAfter: wait)
             }
             try await transaction.rows(
@@ -52,11 +53,13 @@ struct PostgresLoginThrottle: LoginThrottling {
     }
 
     func recordSuccess(username: String, address: String?, attemptId: String) async throws {
-        // Through the key index: the username's rows, and this attempt's row under the address.
+        // Through the key index: this attempt's rows, and the account's rows from this address.
         let keys = Self.keys(username: username, address: address, policy: policy).map(\.key)
+        let accountAndAddress = Self.accountAndAddressKey(username: username, address: address)
         try await database.rows(
             """
-            DELETE FROM login_failures WHERE throttle_key = ANY(\(keys)) AND (throttle_key = \("u:" + username) OR attempt_id = \(attemptId))
+            DELETE FROM login_failures
+            WHERE throttle_key = ANY(\(keys)) AND (throttle_key = \(accountAndAddress) OR attempt_id = \(attemptId))
             """)
     }
 }

@@ -112,7 +112,7 @@ struct AuthRoutesTests {
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            let limit = LoginThrottle.Policy().maxFailuresPerUsername
+            let limit = LoginThrottle.Policy().maxFailuresPerAccountAndAddress
             #expect(statuses.filter { $0 == 401 }.count == limit, "statuses: \(statuses.sorted())")
             #expect(statuses.filter { $0 == 429 }.count == 40 - limit)
         }
@@ -136,7 +136,8 @@ struct AuthRoutesTests {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)
         configuration.trustForwardedFor = true
-        configuration.loginThrottle = .init(maxFailuresPerUsername: 100, maxFailuresPerAddress: 4, window: .seconds(60))
+        configuration.loginThrottle = .init(
+            maxFailuresPerAccountAndAddress: 100, maxFailuresPerAddress: 4, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             for index in 1...4 {
                 expectError(
@@ -178,7 +179,8 @@ struct AuthRoutesTests {
     @Test func repeatedFailedLoginsForOneUsernameAre429WithRetryAfter() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        configuration.loginThrottle = .init(maxFailuresPerUsername: 3, maxFailuresPerAddress: 100, window: .seconds(60))
+        configuration.loginThrottle = .init(
+            maxFailuresPerAccountAndAddress: 3, maxFailuresPerAddress: 100, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             _ = try await client.register("ada")
             for _ in 0..<3 {
@@ -203,7 +205,8 @@ struct AuthRoutesTests {
     @Test func manyFailuresFromOneAddressAcrossUsernamesAre429() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        configuration.loginThrottle = .init(maxFailuresPerUsername: 100, maxFailuresPerAddress: 4, window: .seconds(60))
+        configuration.loginThrottle = .init(
+            maxFailuresPerAccountAndAddress: 100, maxFailuresPerAddress: 4, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             for index in 0..<4 {
                 let response = try await client.post(
@@ -217,11 +220,82 @@ struct AuthRoutesTests {
         }
     }
 
+    /// Hole 3 of issue 32: five failures from one address used to lock the account for everyone.
+    @Test(arguments: StorageKind.available)
+    func failuresFromOneAddressDoNotLockTheAccountForAnother(storage: StorageKind) async throws {
+        try await storage.withConfiguration { base in
+            var configuration = base
+            configuration.trustForwardedFor = true
+            try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                _ = try await client.register("ada")
+                let attacker = [("X-Forwarded-For", "203.0.113.7")]
+                for _ in 0..<LoginThrottle.Policy().maxFailuresPerAccountAndAddress {
+                    expectError(
+                        try await client.post(
+                            APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"),
+                            headers: attacker), 401)
+                }
+                expectError(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                        headers: attacker), 429, code: "too_many_attempts")
+                // Ada, at home, signs in at once.
+                expectStatus(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                        headers: [("X-Forwarded-For", "198.51.100.20")]), 200)
+            }
+        }
+    }
+
+    /// Many addresses against one account: past the account's ceiling every attempt waits its
+    /// turn (one per slow interval), and the user still gets in once the interval has passed.
+    @Test(arguments: StorageKind.available)
+    func pastTheAccountCeilingAttemptsAreSlowedNotLocked(storage: StorageKind) async throws {
+        let clock = TestClock()
+        try await storage.withConfiguration(clock: clock) { base in
+            var configuration = base
+            configuration.trustForwardedFor = true
+            configuration.loginThrottle = .init(
+                maxFailuresPerAccount: 10, slowInterval: .seconds(5), window: .seconds(15 * 60))
+            try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                _ = try await client.register("ada")
+                for index in 1...10 {
+                    expectError(
+                        try await client.post(
+                            APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"),
+                            headers: [("X-Forwarded-For", "203.0.113.\(index)")]), 401)
+                }
+                let slowed = try await client.post(
+                    APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                    headers: [("X-Forwarded-For", "198.51.100.20")])
+                expectError(slowed, 429, code: "too_many_attempts")
+                #expect(slowed.header("Retry-After").flatMap(Int.init).map { (1...5).contains($0) } == true)
+                clock.advance(by: .seconds(5))
+                // One guess per interval for the attacker, whoever asks first; then the user.
+                expectError(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"),
+                        headers: [("X-Forwarded-For", "203.0.113.11")]), 401)
+                expectError(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                        headers: [("X-Forwarded-For", "198.51.100.20")]), 429)
+                clock.advance(by: .seconds(5))
+                expectStatus(
+                    try await client.post(
+                        APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                        headers: [("X-Forwarded-For", "198.51.100.20")]), 200)
+            }
+        }
+    }
+
     @Test func throttleLiftsOnceTheWindowHasPassed() async throws {
         let clock = TestClock()
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory, clock: clock)
-        configuration.loginThrottle = .init(maxFailuresPerUsername: 2, maxFailuresPerAddress: 100, window: .seconds(60))
+        configuration.loginThrottle = .init(
+            maxFailuresPerAccountAndAddress: 2, maxFailuresPerAddress: 100, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             _ = try await client.register("ada")
             for _ in 0..<2 {

@@ -105,7 +105,8 @@ struct ErrorStatusTests {
     @Test func repeatedLoginFailuresAre429() async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         var configuration = BazaarTestHarness.configuration(directory: directory)
-        configuration.loginThrottle = .init(maxFailuresPerUsername: 1, maxFailuresPerAddress: 100, window: .seconds(60))
+        configuration.loginThrottle = .init(
+            maxFailuresPerAccountAndAddress: 1, maxFailuresPerAddress: 100, window: .seconds(60))
         try await BazaarTestHarness.withServer(configuration: configuration) { client in
             _ = try await client.post(
                 APIRoutes.login.template, LoginRequest(username: "ada", password: "wrong-password"))

@@ -24,7 +24,8 @@ struct ConversationRoutes: RouteGroup {
         router.on(APIRoutes.conversation) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             guard
-                let conversation = try await deps.store.conversation(id: try context.pathId("The conversation"), viewerId: caller.userId)
+                let conversation = try await deps.store.conversation(
+                    id: try context.pathId("The conversation"), viewerId: caller.userId)
             else {
                 throw APIError.notFound("The conversation")
             }
@@ -36,7 +37,8 @@ struct ConversationRoutes: RouteGroup {
             let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "before"), kind: .messages)
             guard
                 let slice = try await deps.store.messages(
-                    conversationId: try context.pathId("The conversation"), viewerId: caller.userId, before: position, limit: limit)
+                    conversationId: try context.pathId("The conversation"), viewerId: caller.userId, before: position,
+                    limit: limit)
             else { throw APIError.notFound("The conversation") }
             return JSONResponse.make(
                 Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))

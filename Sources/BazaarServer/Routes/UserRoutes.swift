@@ -20,7 +20,9 @@ struct UserRoutes: RouteGroup {
         router.on(APIRoutes.user) { request, context in
             try JSONResponse.make(try await user(try context.pathId("The user")))
         }
-        router.on(APIRoutes.userPhoto) { request, context in try await photo(request, userId: try context.pathId("The photo")) }
+        router.on(APIRoutes.userPhoto) { request, context in
+            try await photo(request, userId: try context.pathId("The photo"))
+        }
     }
 
     func user(_ id: String) async throws -> User {
