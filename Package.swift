@@ -329,6 +329,7 @@ let package = Package(
             dependencies: [
                 "ProcessSupport",
                 "BazaarAPI",
+                "BazaarDomain",
                 "BazaarServer",
                 "BazaarServerRuntime",
                 "BazaarStorage",

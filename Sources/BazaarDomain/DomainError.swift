@@ -13,6 +13,9 @@ public enum DomainError: Error, Sendable, Equatable {
     case conflict(code: String, message: String)
     /// Over a ``QuotaPolicy`` limit (429): try again after `retryAfter` seconds.
     case rateLimited(QuotaAction, retryAfter: Int)
+    /// The server is at a bound of its own for this work (503), whoever asks: why, and when to
+    /// try again. Nothing was done.
+    case busy(String, retryAfter: Int)
 
     /// 400 with this code and message.
     static func badRequest(_ code: String, _ message: String) -> DomainError {

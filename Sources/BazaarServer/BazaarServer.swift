@@ -50,8 +50,9 @@ public struct BazaarServer: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         // The decoy hash is a bcrypt computation: off the cooperative pool, like every other.
-        let hasher = try await NIOThreadPool.singleton.runIfActive { [cost = configuration.bcryptCost] in
-            PasswordHasher(cost: cost)
+        let hasher = try await NIOThreadPool.singleton.runIfActive {
+            [cost = configuration.bcryptCost, capacity = configuration.maxPasswordChecks] in
+            PasswordHasher(cost: cost, capacity: capacity)
         }
         deps = ServerDependencies(
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),

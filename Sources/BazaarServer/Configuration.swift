@@ -31,6 +31,10 @@ public struct BazaarServerConfiguration: Sendable {
     public var signingKey: Data?
     /// bcrypt cost (log2 rounds, clamped to 4...31); tests use 4, production 10 or more.
     public var bcryptCost: Int
+    /// How many password checks (bcrypt, for register and sign-in) may wait or run at once;
+    /// past it those routes answer 503 with `Retry-After` at once, and new accounts may hold at
+    /// most half of it (8 per core by default).
+    public var maxPasswordChecks: Int = PasswordHasher.defaultCapacity
     /// How many failed logins lock a username or a client address out for a while.
     public var loginThrottle: LoginThrottle.Policy
     /// Takes the client address for login throttling from the last `X-Forwarded-For` entry (the

@@ -5,11 +5,8 @@ import Foundation
 #endif
 
 /// The real `bazaar-server` executable run as a child process, for restart and crash runs.
-public final class BazaarProcess: @unchecked Sendable {
-    // @unchecked: `process` is only touched by the one owner of this value (a test, or the
-    // reliability tool's supervisor actor), sequentially: start, then kill or terminate, then wait.
-    // No two calls on it ever overlap.
-    private let process: Process
+public final class BazaarProcess: Sendable {
+    private let process: ChildProcess
     /// The URL the server printed it listens on.
     public let baseURL: URL
     /// The port it listens on.
@@ -88,30 +85,14 @@ public final class BazaarProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw StartError.executableNotFound(executablePath)
         }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
-        process.arguments =
-            ["--port", String(port)] + databaseArguments + [
-                "--bcrypt-cost", String(bcryptCost), "--log-level", "warning",
-            ]
-            + extraArguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        if let standardErrorPath {
-            if !FileManager.default.fileExists(atPath: standardErrorPath) {
-                _ = FileManager.default.createFile(atPath: standardErrorPath, contents: nil)
-            }
-            if let log = FileHandle(forWritingAtPath: standardErrorPath) {
-                log.seekToEndOfFile()
-                process.standardError = log
-            }
-        }
-        try process.run()
+        process = try ChildProcess(
+            executable: executablePath,
+            arguments: ["--port", String(port)] + databaseArguments
+                + ["--bcrypt-cost", String(bcryptCost), "--log-level", "warning"] + extraArguments,
+            addingToEnvironment: environment, standardOutput: .pipe,
+            standardError: standardErrorPath.map { .appending(toFile: $0) } ?? .null)
         var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("\n") {
+        while !text.contains("\n"), let handle = process.standardOutput {
             let chunk = PipeReading.readAvailable(handle)
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
@@ -136,26 +117,24 @@ public final class BazaarProcess: @unchecked Sendable {
 
     /// Kills the process with SIGKILL (no chance to flush anything) and waits for it.
     public func kill9() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 
     /// Sends SIGTERM without waiting.
     public func signalTerminate() {
-        kill(process.processIdentifier, SIGTERM)
+        process.terminate()
     }
 
-    /// Waits for the process to exit; returns the exit status.
+    /// Waits for the process to exit; returns its exit code (128 plus the signal that ended it).
     public func waitForExit() -> Int32 {
         process.waitUntilExit()
-        return process.terminationStatus
     }
 
-    /// Sends SIGTERM and waits; returns the exit status.
+    /// Sends SIGTERM and waits; returns the exit code.
     @discardableResult
     public func terminate() -> Int32 {
         process.terminate()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitUntilExit()
     }
 }

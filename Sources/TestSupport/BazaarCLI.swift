@@ -65,72 +65,55 @@ public struct BazaarCLI: Sendable {
     }
 
     private func launch(_ arguments: [String], interactive: Bool, environment: [String: String]) throws -> Running {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let stdin = interactive ? Pipe() : nil
-        process.standardInput = stdin ?? FileHandle.nullDevice
-        try process.run()
-        return Running(process: process, stdin: stdin, stdout: stdout, stderr: stderr)
+        let process = try ChildProcess(
+            executable: path, arguments: arguments, addingToEnvironment: environment,
+            standardInput: interactive ? .pipe : .null, standardOutput: .pipe, standardError: .pipe)
+        return Running(process: process)
     }
 
     /// A child process still running.
-    public final class Running: @unchecked Sendable {
-        // @unchecked: the Process and pipes are used by the one test that started them, one call
-        // after another (kill, then wait); nothing else holds them.
-        private let process: Process
-        private let stdin: Pipe?
-        private let stdout: Pipe
-        private let stderr: Pipe
+    public final class Running: Sendable {
+        private let process: ChildProcess
 
-        init(process: Process, stdin: Pipe?, stdout: Pipe, stderr: Pipe) {
+        init(process: ChildProcess) {
             self.process = process
-            self.stdin = stdin
-            self.stdout = stdout
-            self.stderr = stderr
         }
 
         /// Writes `text` to the process's standard input (started interactive).
         public func type(_ text: String) throws {
-            try stdin?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+            try process.standardInput?.write(contentsOf: Data(text.utf8))
         }
 
         /// Closes standard input: the process reads the end of input.
         public func endInput() throws {
-            try stdin?.fileHandleForWriting.close()
+            try process.standardInput?.close()
         }
 
         /// Kills the process with SIGKILL: no chance to finish anything.
         public func kill9() {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
         }
 
         /// Waits for the end (off the cooperative pool) and returns what it printed. A process
         /// still running after `limit` is killed (its standard error then says so), so a hang
         /// fails the test that met it instead of blocking the whole run.
         public func wait(killingAfter limit: Duration = .seconds(120)) async -> Outcome {
-            let (process, stdout, stderr) = (self.process, self.stdout, self.stderr)
-            let pid = process.processIdentifier
+            let process = self.process
             let killed = Mutex(false)
             let watchdog = Task {
                 try await Task.sleep(for: limit)
                 killed.withLock { $0 = true }
-                kill(pid, SIGKILL)
+                process.send(SIGKILL)
             }
             defer { watchdog.cancel() }
             let outcome = try? await offPool { () -> Outcome in
-                let both = PipeReading.readToEnd([stdout.fileHandleForReading, stderr.fileHandleForReading])
+                let both = PipeReading.readToEnd([process.standardOutput, process.standardError].compactMap { $0 })
                 let (out, err) = (both[0], both[1])
-                process.waitUntilExit()
+                let exitCode = process.waitUntilExit()
                 var errorText = String(decoding: err, as: UTF8.self)
                 if killed.withLock({ $0 }) { errorText += "\n[killed by the test: still running after \(limit)]" }
                 return Outcome(
-                    exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errorText
+                    exitCode: exitCode, stdout: String(decoding: out, as: UTF8.self), stderr: errorText
                 )
             }
             return outcome ?? Outcome(exitCode: -1, stdout: "", stderr: "")

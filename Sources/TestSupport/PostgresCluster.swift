@@ -66,15 +66,12 @@ public final class PostgresCluster: Sendable {
 
     private static func run(_ script: String, _ arguments: [String]) async throws {
         try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: script)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw ClusterError.scriptFailed(arguments.first ?? "", process.terminationStatus)
-            }
+            // Standard error stays this process's (the script's complaints reach the test log).
+            let process = try ChildProcess(
+                executable: script, arguments: arguments, addingToEnvironment: [:],
+                standardError: .inherit)
+            let status = process.waitUntilExit()
+            guard status == 0 else { throw ClusterError.scriptFailed(arguments.first ?? "", status) }
         }
     }
 }

@@ -47,16 +47,13 @@ public enum SwiftTypeChecker {
         }
         arguments.append(file.path)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = PipeReading.readToEnd(pipe.fileHandleForReading)
-        process.waitUntilExit()
-        return Outcome(exitCode: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
+        let process = try ChildProcess(
+            executable: "/usr/bin/env", arguments: arguments, addingToEnvironment: [:], standardOutput: .pipe,
+            standardError: .pipe)
+        let both = PipeReading.readToEnd([process.standardOutput, process.standardError].compactMap { $0 })
+        let output = both[0] + both[1]
+        let status = process.waitUntilExit()
+        return Outcome(exitCode: status, output: String(decoding: output, as: UTF8.self))
     }
 
     /// The build products folder holding `Modules/`: beside the running test bundle, else `.build/debug`.

@@ -26,7 +26,7 @@ struct CrashRun {
         let supervisor = try await ServerSupervisor.start(
             executablePath: executablePath, database: database,
             // A burst of sends is the point here: the per-user message quota would only slow it.
-            extraArguments: ["--message-quota", "0"])
+            extraArguments: ["--message-quota", "0", "--register-quota", "0"])
         let urls = supervisor.baseURLs.map(\.absoluteString).joined(separator: ", ")
         Output.line("bazaar-server on \(urls) (database \(await supervisor.databasePath))")
         var report: CrashReport

@@ -102,6 +102,18 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Reads (GETs but /health and /metrics) one client address may make per minute; 0 for no limit.")
     var readQuota = 3000
 
+    @Option(help: "Accounts one client address may register per minute; 0 for no limit.")
+    var registerQuota = 10
+
+    @Option(help: "Sign-ins (failed or not) one client address may attempt per minute; 0 for no limit.")
+    var loginQuota = 60
+
+    @Option(
+        help:
+            "Password checks (bcrypt) that may wait or run at once; past it register and login answer 503 (default: 8 per core)."
+    )
+    var maxPasswordChecks: Int?
+
     @Flag(help: "No quotas at all (for load runs that measure capacity); overrides the quota options.")
     var noQuotas = false
 
@@ -141,7 +153,11 @@ struct BazaarServerCommand: AsyncParsableCommand {
         }
         guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
-        guard [messageQuota, conversationQuota, productQuota, photoQuota, readQuota].allSatisfy({ $0 >= 0 }) else {
+        guard (maxPasswordChecks ?? 2) >= 2 else { throw ValidationError("--max-password-checks must be at least 2") }
+        guard
+            [messageQuota, conversationQuota, productQuota, photoQuota, readQuota, registerQuota, loginQuota]
+                .allSatisfy({ $0 >= 0 })
+        else {
             throw ValidationError("quotas must be 0 (no limit) or more")
         }
     }
@@ -164,7 +180,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
         return QuotaPolicy(
             messagesPerMinute: limit(messageQuota), conversationsPerMinute: limit(conversationQuota),
             productsPerMinute: limit(productQuota), photosPerMinute: limit(photoQuota),
-            readsPerMinutePerAddress: limit(readQuota))
+            readsPerMinutePerAddress: limit(readQuota), registrationsPerMinutePerAddress: limit(registerQuota),
+            signInsPerMinutePerAddress: limit(loginQuota))
     }
 
     func run() async throws {
@@ -182,13 +199,14 @@ struct BazaarServerCommand: AsyncParsableCommand {
         if let text = postgresURL ?? (sqlitePath == nil ? environment["BAZAAR_DATABASE_URL"] : nil), !text.isEmpty {
             postgres = try PostgresURL(text)
         }
-        let configuration = BazaarServerConfiguration(
+        var configuration = BazaarServerConfiguration(
             host: host, port: port, sqlitePath: sqlitePath ?? "bazaar.sqlite", sqliteMaxBatch: sqliteMaxBatch,
             postgres: postgres,
             databaseConnections: databaseConnections, databaseTimeout: .milliseconds(Int(databaseTimeout * 1000)),
             accessTokenLifetime: .seconds(accessTokenLifetime), refreshTokenLifetime: .seconds(refreshTokenLifetime),
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
             connections: connectionPolicy, quotas: quotaPolicy)
+        if let maxPasswordChecks { configuration.maxPasswordChecks = maxPasswordChecks }
         // One server process per SQLite file, held until this process ends.
         let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil
         let server = try await BazaarServer(configuration: configuration, logger: logger)

@@ -169,16 +169,11 @@ struct EmbeddingTests {
     }
 
     @Test func theExecutableRejectsBadArgumentsWithAMessageAndNonZeroExit() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BazaarProcess.executablePath())
-        process.arguments = ["--port", "70000"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: PipeReading.readToEnd(errors.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
+        let process = try ChildProcess(
+            executable: BazaarProcess.executablePath(), arguments: ["--port", "70000"], addingToEnvironment: [:],
+            standardError: .pipe)
+        let text = String(decoding: PipeReading.readToEnd(try #require(process.standardError)), as: UTF8.self)
+        #expect(process.waitUntilExit() != 0)
         #expect(text.contains("--port must be 0-65535"), "\(text)")
     }
 }

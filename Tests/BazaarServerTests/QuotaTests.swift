@@ -99,3 +99,79 @@ struct QuotaTests {
         }
     }
 }
+
+/// Register and sign-in are open to anyone and each costs a bcrypt check: they are counted per
+/// client address, and the checks themselves are bounded (issue 32, hole 4).
+@Suite("Quotas and bounds on the unauthenticated routes")
+struct UnauthenticatedRouteQuotaTests {
+    @Test("an address over the register quota gets 429 with Retry-After; another address still registers")
+    func registerQuotaIsPerAddress() async throws {
+        try await BazaarTestHarness.withServer(configuring: {
+            $0.trustForwardedFor = true
+            $0.quotas = QuotaPolicy(registrationsPerMinutePerAddress: 3)
+        }) { client in
+            let flood = [("X-Forwarded-For", "203.0.113.9")]
+            for index in 0..<3 {
+                expectStatus(try await register(client, "user\(index)", headers: flood), 201)
+            }
+            expectRateLimited(try await register(client, "user3", headers: flood))
+            expectStatus(try await register(client, "neighbour", headers: [("X-Forwarded-For", "198.51.100.2")]), 201)
+        }
+    }
+
+    @Test("an address over the sign-in quota gets 429, successful sign-ins counted too")
+    func signInQuotaCountsSuccesses() async throws {
+        try await BazaarTestHarness.withServer(configuring: { $0.quotas = QuotaPolicy(signInsPerMinutePerAddress: 4) })
+        {
+            client in
+            _ = try await client.register("ada")
+            for _ in 0..<4 { _ = try await client.login("ada") }
+            expectRateLimited(
+                try await client.post(
+                    APIRoutes.login.template, LoginRequest(username: "ada", password: "password123")))
+        }
+    }
+
+    @Test(
+        "past the bound on password checks a register is answered 503 at once, and a sign-in from elsewhere still gets in"
+    )
+    func passwordChecksAreBounded() async throws {
+        try await BazaarTestHarness.withServer(configuring: {
+            $0.trustForwardedFor = true
+            $0.quotas = .unlimited
+            $0.bcryptCost = 12  // about a quarter of a second a check, so the flood overlaps
+            $0.maxPasswordChecks = 4  // new accounts hold at most 2
+        }) { client in
+            _ = try await register(client, "ada", headers: [])
+            async let login = client.post(
+                APIRoutes.login.template, LoginRequest(username: "ada", password: "password123"),
+                headers: [("X-Forwarded-For", "198.51.100.2")])
+            let statuses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        try await register(
+                            client, "flood\(index)", headers: [("X-Forwarded-For", "203.0.113.\(index)")])
+                    }
+                }
+                return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+            }
+            let busy = statuses.filter { $0.status == 503 }
+            #expect(!busy.isEmpty && statuses.contains { $0.status == 201 }, "\(statuses.map(\.status))")
+            #expect(statuses.allSatisfy { [201, 503].contains($0.status) }, "\(statuses.map(\.status))")
+            for response in busy {
+                #expect(response.errorCode == "service_unavailable")
+                #expect(response.header("Retry-After") == "1")
+            }
+            expectStatus(try await login, 200)
+        }
+    }
+
+    private func register(_ client: BazaarTestClient, _ username: String, headers: [(String, String)])
+        async throws -> TestResponse
+    {
+        try await client.post(
+            APIRoutes.register.template,
+            RegisterRequest(username: username, password: "password123", displayName: username.capitalized),
+            headers: headers)
+    }
+}

@@ -61,7 +61,7 @@ struct OutboxCrashTests {
             }
             first.kill9()
             let killed = await first.wait()
-            #expect(killed.exitCode == SIGKILL, "killed mid-delivery: \(killed.stdout) \(killed.stderr)")
+            #expect(killed.exitCode == 128 + SIGKILL, "killed mid-delivery: \(killed.stdout) \(killed.stderr)")
             let settledBeforeRestart = try await outbox.entries().count { $0.state.isFinal }
             #expect(settledBeforeRestart < count, "the kill came before the queue was done")
 

@@ -14,23 +14,30 @@ public struct QuotaPolicy: Sendable, Equatable {
     public var photosPerMinute: Int?
     /// Reads (`GET`s other than `/health` and `/metrics`) one client address may make per minute.
     public var readsPerMinutePerAddress: Int?
+    /// Accounts one client address may register per minute.
+    public var registrationsPerMinutePerAddress: Int?
+    /// Sign-ins (failed or not) one client address may attempt per minute.
+    public var signInsPerMinutePerAddress: Int?
 
     /// Makes a policy; every argument has a default no honest use of the app reaches.
     public init(
         messagesPerMinute: Int? = 300, conversationsPerMinute: Int? = 30, productsPerMinute: Int? = 30,
-        photosPerMinute: Int? = 30, readsPerMinutePerAddress: Int? = 3000
+        photosPerMinute: Int? = 30, readsPerMinutePerAddress: Int? = 3000, registrationsPerMinutePerAddress: Int? = 10,
+        signInsPerMinutePerAddress: Int? = 60
     ) {
         self.messagesPerMinute = messagesPerMinute
         self.conversationsPerMinute = conversationsPerMinute
         self.productsPerMinute = productsPerMinute
         self.photosPerMinute = photosPerMinute
         self.readsPerMinutePerAddress = readsPerMinutePerAddress
+        self.registrationsPerMinutePerAddress = registrationsPerMinutePerAddress
+        self.signInsPerMinutePerAddress = signInsPerMinutePerAddress
     }
 
     /// No quotas at all: for load runs that measure what the server can do.
     public static let unlimited = QuotaPolicy(
         messagesPerMinute: nil, conversationsPerMinute: nil, productsPerMinute: nil, photosPerMinute: nil,
-        readsPerMinutePerAddress: nil)
+        readsPerMinutePerAddress: nil, registrationsPerMinutePerAddress: nil, signInsPerMinutePerAddress: nil)
 
     /// The per-minute limit of `action`.
     package func perMinute(_ action: QuotaAction) -> Int? {
@@ -40,6 +47,8 @@ public struct QuotaPolicy: Sendable, Equatable {
         case .listProduct: productsPerMinute
         case .uploadPhoto: photosPerMinute
         case .read: readsPerMinutePerAddress
+        case .register: registrationsPerMinutePerAddress
+        case .signIn: signInsPerMinutePerAddress
         }
     }
 }
@@ -47,7 +56,7 @@ public struct QuotaPolicy: Sendable, Equatable {
 /// What a quota counts.
 public enum QuotaAction: Sendable, Hashable, CaseIterable {
     /// The kinds of action.
-    case sendMessage, startConversation, listProduct, uploadPhoto, read
+    case sendMessage, startConversation, listProduct, uploadPhoto, read, register, signIn
 
     /// How a `429` names it: "Too many message sends".
     public var plural: String {
@@ -57,6 +66,8 @@ public enum QuotaAction: Sendable, Hashable, CaseIterable {
         case .listProduct: "new product listings"
         case .uploadPhoto: "photo uploads"
         case .read: "requests from this address"
+        case .register: "new accounts from this address"
+        case .signIn: "sign-ins from this address"
         }
     }
 }

@@ -21,12 +21,13 @@ public struct AccountService: Sendable {
     /// Creates an account and returns it.
     ///
     /// - Throws: ``DomainError/invalidField(_:_:)`` for a field out of its rule,
-    ///   ``DomainError/conflict(code:message:)`` `username_taken` when the name is someone's.
+    ///   ``DomainError/conflict(code:message:)`` `username_taken` when the name is someone's,
+    ///   ``DomainError/busy(_:retryAfter:)`` when the password checks are at their bound.
     public func register(username: String, password: String, displayName: String) async throws -> UserRecord {
         try Validation.username(username)
         try Validation.password(password)
         try Validation.displayName(displayName)
-        let hash = try await hasher.hash(password)
+        let hash = try await hasher.admitted(.newAccount) { work in try await work.hash(password) }
         do {
             return try await store.createUser(
                 NewUser(

@@ -107,10 +107,12 @@ extension APIError {
         case .notFound(let what): self = .notFound(what)
         case .conflict(let code, let message): self = .conflict(code, message)
         case .rateLimited(let action, let retryAfter): self = .rateLimited(action, retryAfter: retryAfter)
+        case .busy(let reason, let retryAfter): self = .unavailable(reason, retryAfter: retryAfter)
         }
     }
 
-    /// 503: the database cannot be reached now; try again after a moment.
+    /// 503: the database cannot be reached now, or the server is at a bound of its own (password
+    /// checks); try again after a moment.
     static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> APIError {
         var headers = HTTPFields()
         headers[.retryAfter] = String(seconds)

@@ -10,7 +10,9 @@ struct AuthRoutes: RouteGroup {
     let deps: ServerDependencies
 
     func register(on router: Router<BazaarRequestContext>) {
-        router.on(APIRoutes.register) { request, _ in try await register(request) }
+        router.on(APIRoutes.register) { request, context in
+            try await register(request, address: deps.clientAddress(request, peer: context.clientAddress))
+        }
         router.on(APIRoutes.login) { request, context in
             try await login(request, address: deps.clientAddress(request, peer: context.clientAddress))
         }
@@ -18,8 +20,10 @@ struct AuthRoutes: RouteGroup {
         router.on(APIRoutes.logout) { request, _ in try await logout(request) }
     }
 
-    func register(_ request: Request) async throws -> Response {
+    func register(_ request: Request, address: String?) async throws -> Response {
         let body = try await RequestBody.decode(RegisterRequest.self, from: request)
+        // Each new account is a row and a bcrypt hash: counted per address before either.
+        if let address { try deps.quotas.charge(.register, by: address) }
         let record = try await deps.services.accounts.register(
             username: body.username, password: body.password, displayName: body.displayName)
         deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
@@ -29,26 +33,33 @@ struct AuthRoutes: RouteGroup {
 
     func login(_ request: Request, address: String?) async throws -> Response {
         let body = try await RequestBody.decode(LoginRequest.self, from: request)
+        // Successful sign-ins cost a bcrypt check too: counted per address, failed or not.
+        if let address { try deps.quotas.charge(.signIn, by: address) }
         // A name no account can have (NUL, 3 KB, capitals) signs no one in, and never reaches the
         // store or the throttle: SQLite compared "ada\0" equal to "ada", and PostgreSQL cannot
         // index a 3 KB throttle key.
         guard Validation.isUsername(body.username) else {
             throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
         }
-        // Counted before the password is checked, so attempts made at once cannot all pass the throttle.
-        let attemptId: String
-        switch try await deps.throttle.reserve(username: body.username, address: address) {
-        case .refused(let wait): throw APIError.throttled(retryAfter: wait)
-        case .allowed(let id): attemptId = id
+        // A place among the bounded password checks first (503 at once when there is none), so
+        // an attempt refused for capacity is never counted against the user by the throttle.
+        let record = try await deps.hasher.admitted(.signIn) { work -> UserRecord in
+            // Counted before the password is checked, so attempts made at once cannot all pass the throttle.
+            let attemptId: String
+            switch try await deps.throttle.reserve(username: body.username, address: address) {
+            case .refused(let wait): throw APIError.throttled(retryAfter: wait)
+            case .allowed(let id): attemptId = id
+            }
+            let record = try await deps.store.user(username: body.username)
+            // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
+            let matches = try await work.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
+            guard let record, matches else {
+                // The reserved count stays: it is this attempt's failure.
+                throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
+            }
+            try await deps.throttle.recordSuccess(username: body.username, address: address, attemptId: attemptId)
+            return record
         }
-        let record = try await deps.store.user(username: body.username)
-        // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
-        let matches = try await deps.hasher.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
-        guard let record, matches else {
-            // The reserved count stays: it is this attempt's failure.
-            throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
-        }
-        try await deps.throttle.recordSuccess(username: body.username, address: address, attemptId: attemptId)
         let tokens = try await startSession(userId: record.user.id)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
     }
