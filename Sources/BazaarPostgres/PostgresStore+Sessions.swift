@@ -20,11 +20,12 @@ extension PostgresStore {
         }
     }
 
-    /// Spends a refresh token under a row lock: when two replicas spend the same token at once,
-    /// the second waits for the first, then finds it spent and revokes the session.
-    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws
-        -> RefreshOutcome
-    {
+    /// Spends a refresh token under a row lock (``RefreshRotation`` decides): when two replicas
+    /// spend the same token at once, the second waits for the first, then finds it spent, and
+    /// replays its successor within the reuse interval or revokes the session after it.
+    public func rotateRefreshToken(
+        hash: String, newHash: String, newExpiresAt: Date, now: Date, reuseInterval: Duration
+    ) async throws -> RefreshOutcome {
         let nowMillis = StoredValues.millis(now)
         return try await database.withTransaction { transaction in
             guard
@@ -39,22 +40,42 @@ extension PostgresStore {
             else { return .invalid }
             let cells = row.makeRandomAccess()
             let sessionId = try cells["session_id"].decode(String.self)
-            if try cells["revoked_at"].decode(Int64?.self) != nil { return .invalid }
-            if try cells["used_at"].decode(Int64?.self) != nil {
+            let userId = try cells["user_id"].decode(String.self)
+            let token = RefreshRotation.TokenRow(
+                usedAtMillis: try cells["used_at"].decode(Int64?.self),
+                expiresAtMillis: try cells["expires_at"].decode(Int64.self),
+                sessionRevoked: try cells["revoked_at"].decode(Int64?.self) != nil)
+            let decision = try await RefreshRotation.decide(
+                token, nowMillis: nowMillis, reuseInterval: reuseInterval,
+                successorUnspent: {
+                    try await !transaction.rows(
+                        """
+                        SELECT 1 FROM refresh_tokens
+                        WHERE token_hash = \(newHash) AND session_id = \(sessionId) AND used_at IS NULL
+                        """
+                    ).isEmpty
+                })
+            switch decision {
+            case .invalid:
+                return .invalid
+            case .replay:
+                return .replayed(userId: userId, sessionId: sessionId)
+            case .revoke:
                 // Reuse: someone holds a copy of a spent token. End the whole session, and close
                 // its sockets on every replica when this commits.
                 try await transaction.rows("UPDATE sessions SET revoked_at = \(nowMillis) WHERE id = \(sessionId)")
                 try await transaction.rows(Self.announceRevocation(of: [sessionId], at: nowMillis))
                 return .reused(sessionId: sessionId)
+            case .rotate:
+                try await transaction.rows(
+                    "UPDATE refresh_tokens SET used_at = \(nowMillis) WHERE token_hash = \(hash)")
+                try await transaction.rows(
+                    """
+                    INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
+                    VALUES (\(newHash), \(sessionId), \(nowMillis), \(StoredValues.millis(newExpiresAt)), NULL)
+                    """)
+                return .rotated(userId: userId, sessionId: sessionId)
             }
-            if try cells["expires_at"].decode(Int64.self) <= nowMillis { return .invalid }
-            try await transaction.rows("UPDATE refresh_tokens SET used_at = \(nowMillis) WHERE token_hash = \(hash)")
-            try await transaction.rows(
-                """
-                INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
-                VALUES (\(newHash), \(sessionId), \(nowMillis), \(StoredValues.millis(newExpiresAt)), NULL)
-                """)
-            return .rotated(userId: try cells["user_id"].decode(String.self), sessionId: sessionId)
         }
     }
 

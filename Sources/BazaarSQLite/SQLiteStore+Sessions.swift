@@ -18,10 +18,12 @@ extension SQLiteStore {
         }
     }
 
-    /// Spends a refresh token: rotates it, or revokes the session when it was spent before.
-    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws
-        -> RefreshOutcome
-    {
+    /// Spends a refresh token: rotates it, replays its successor within the reuse interval, or
+    /// revokes the session when it was spent before (``RefreshRotation``).
+    public func rotateRefreshToken(
+        hash: String, newHash: String, newExpiresAt: Date, now: Date, reuseInterval: Duration
+    ) async throws -> RefreshOutcome {
+        let nowMillis = StoredValues.millis(now)
         let outcome = try await writer.write { db -> RefreshOutcome in
             guard
                 let row = try Row.fetchOne(
@@ -34,23 +36,40 @@ extension SQLiteStore {
                     arguments: [hash])
             else { return .invalid }
             let sessionId = try row.decode(String.self, forColumn: "session_id")
-            if try row.decode(Int64?.self, forColumn: "revoked_at") != nil { return .invalid }
-            if try row.decode(Int64?.self, forColumn: "used_at") != nil {
+            let userId = try row.decode(String.self, forColumn: "user_id")
+            let token = RefreshRotation.TokenRow(
+                usedAtMillis: try row.decode(Int64?.self, forColumn: "used_at"),
+                expiresAtMillis: try row.decode(Int64.self, forColumn: "expires_at"),
+                sessionRevoked: try row.decode(Int64?.self, forColumn: "revoked_at") != nil)
+            let decision = try RefreshRotation.decide(
+                token, nowMillis: nowMillis, reuseInterval: reuseInterval,
+                successorUnspent: {
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql:
+                                "SELECT 1 FROM refresh_tokens WHERE token_hash = ? AND session_id = ? AND used_at IS NULL"
+                        ),
+                        arguments: [newHash, sessionId]) != nil
+                })
+            switch decision {
+            case .invalid:
+                return .invalid
+            case .replay:
+                return .replayed(userId: userId, sessionId: sessionId)
+            case .revoke:
                 // Reuse: someone holds a copy of a spent token. End the whole session.
-                try db.run(
-                    sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?",
-                    arguments: [StoredValues.millis(now), sessionId])
+                try db.run(sql: "UPDATE sessions SET revoked_at = ? WHERE id = ?", arguments: [nowMillis, sessionId])
                 return .reused(sessionId: sessionId)
+            case .rotate:
+                try db.run(
+                    sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
+                    arguments: [nowMillis, hash])
+                try db.run(
+                    sql:
+                        "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
+                    arguments: [newHash, sessionId, nowMillis, StoredValues.millis(newExpiresAt)])
+                return .rotated(userId: userId, sessionId: sessionId)
             }
-            if try row.decode(Int64.self, forColumn: "expires_at") <= StoredValues.millis(now) { return .invalid }
-            try db.run(
-                sql: "UPDATE refresh_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL",
-                arguments: [StoredValues.millis(now), hash])
-            try db.run(
-                sql:
-                    "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
-                arguments: [newHash, sessionId, StoredValues.millis(now), StoredValues.millis(newExpiresAt)])
-            return .rotated(userId: try row.decode(String.self, forColumn: "user_id"), sessionId: sessionId)
         }
         if case .reused(let sessionId) = outcome {
             activeSessions.forget(sessionId)

@@ -61,6 +61,7 @@ public struct BazaarServer: Sendable {
             metrics: metrics, publicReads: publicReads,
             now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
             trustForwardedFor: configuration.trustForwardedFor,
+            refreshReuseInterval: configuration.refreshReuseInterval,
             services: MarketplaceServices(
                 store: store, quotas: QuotaLimiter(policy: configuration.quotas), hasher: hasher,
                 clock: DomainClock(now: configuration.now)),

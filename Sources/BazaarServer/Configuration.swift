@@ -35,6 +35,11 @@ public struct BazaarServerConfiguration: Sendable {
     /// past it those routes answer 503 with `Retry-After` at once, and new accounts may hold at
     /// most half of it (8 per core by default).
     public var maxPasswordChecks: Int = PasswordHasher.defaultCapacity
+    /// How long after a refresh token is spent presenting it again returns the same successor
+    /// (a client whose answer was lost) instead of revoking the session as a reuse; 0 revokes
+    /// at once. While the successor is unspent only: once it has been used, the old token's
+    /// return is a reuse whatever the time.
+    public var refreshReuseInterval: Duration = .seconds(30)
     /// How many failed logins lock a username or a client address out for a while.
     public var loginThrottle: LoginThrottle.Policy
     /// Takes the client address for login throttling from the last `X-Forwarded-For` entry (the

@@ -27,9 +27,16 @@ public protocol BazaarStore: Sendable {
 
     /// Starts a session with its first refresh token (stored only as a hash).
     func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws
-    /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``).
-    /// A reuse revokes the session, and the revocation is announced as by ``revokeSession(id:now:)``.
-    func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws -> RefreshOutcome
+    /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``
+    /// and ``RefreshRotation``). A reuse
+    /// revokes the session, and the revocation is announced as by ``revokeSession(id:now:)``.
+    ///
+    /// `newHash` is the hash of the successor the server derives from the presented token, so
+    /// the same token presented again derives the same successor: within `reuseInterval` of the
+    /// first spend, while that successor is unspent, the answer is ``RefreshOutcome/replayed(userId:sessionId:)``
+    /// (a client whose answer was lost gets the same new token) and nothing is written.
+    func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date, reuseInterval: Duration)
+        async throws -> RefreshOutcome
     /// Revokes a session and all its refresh tokens, and announces it
     /// (``LiveEventBus/sessionsRevoked(_:)``): every replica closes the session's sockets. A
     /// session revoked already is left as it was and not announced again.
@@ -201,6 +208,9 @@ public struct StoredPhoto: Sendable, Equatable {
 public enum RefreshOutcome: Sendable, Equatable {
     /// The token was valid; its successor is stored. Carries the user and session.
     case rotated(userId: String, sessionId: String)
+    /// The token was spent moments ago and its successor is still unspent: the same successor
+    /// is the answer again (its first answer was lost, most likely). Nothing was written.
+    case replayed(userId: String, sessionId: String)
     /// The token had been spent before: the whole session is now revoked.
     case reused(sessionId: String)
     /// Unknown, expired or revoked.
@@ -224,4 +234,84 @@ public enum StoreError: Error, Equatable {
     /// The database cannot be reached now (it is down, restarting, or did not answer in time);
     /// the request may be tried again shortly. Answered 503 with `Retry-After`.
     case unavailable(String)
+}
+
+extension BazaarStore {
+    /// Spends a refresh token with no reuse interval: any second spend revokes the session.
+    public func rotateRefreshToken(hash: String, newHash: String, newExpiresAt: Date, now: Date) async throws
+        -> RefreshOutcome
+    {
+        try await rotateRefreshToken(
+            hash: hash, newHash: newHash, newExpiresAt: newExpiresAt, now: now, reuseInterval: .zero)
+    }
+}
+
+/// The rule of spending a refresh token, one place for both engines: each reads the token's row
+/// (and, for a token spent before, whether its successor is unspent) and writes what this says.
+public enum RefreshRotation {
+    /// What the stored row of the presented token says.
+    public struct TokenRow: Sendable {
+        /// When it was spent, if it was.
+        public let usedAtMillis: Int64?
+        public let expiresAtMillis: Int64
+        /// Whether its session is revoked.
+        public let sessionRevoked: Bool
+
+        public init(usedAtMillis: Int64?, expiresAtMillis: Int64, sessionRevoked: Bool) {
+            self.usedAtMillis = usedAtMillis
+            self.expiresAtMillis = expiresAtMillis
+            self.sessionRevoked = sessionRevoked
+        }
+    }
+
+    /// What to do.
+    public enum Decision: Sendable, Equatable {
+        /// Mark it spent and store the successor.
+        case rotate
+        /// Answer with the successor again; write nothing.
+        case replay
+        /// Someone holds a copy of a spent token: revoke the session.
+        case revoke
+        /// Expired, or its session has ended.
+        case invalid
+    }
+
+    /// The decision for `token` at `nowMillis`, for an engine that reads synchronously (inside
+    /// its write transaction). `successorUnspent` says whether the successor derived from the
+    /// presented token is stored, in the same session, and unspent; it is asked only for a token
+    /// spent within `reuseInterval`.
+    public static func decide(
+        _ token: TokenRow, nowMillis: Int64, reuseInterval: Duration, successorUnspent: () throws -> Bool
+    ) rethrows -> Decision {
+        switch firstLook(token, nowMillis: nowMillis, reuseInterval: reuseInterval) {
+        case .decided(let decision): decision
+        case .replayIfSuccessorUnspent: try successorUnspent() ? .replay : .revoke
+        }
+    }
+
+    /// ``decide(_:nowMillis:reuseInterval:successorUnspent:)`` for an engine that reads asynchronously.
+    public static func decide(
+        _ token: TokenRow, nowMillis: Int64, reuseInterval: Duration, successorUnspent: () async throws -> Bool
+    ) async rethrows -> Decision {
+        switch firstLook(token, nowMillis: nowMillis, reuseInterval: reuseInterval) {
+        case .decided(let decision): decision
+        case .replayIfSuccessorUnspent: try await successorUnspent() ? .replay : .revoke
+        }
+    }
+
+    private enum FirstLook {
+        case decided(Decision)
+        case replayIfSuccessorUnspent
+    }
+
+    /// The rule: a revoked session's token is invalid; a spent token replays within the interval
+    /// (if its successor is unspent) and is a reuse after it; an unspent one rotates until it expires.
+    private static func firstLook(_ token: TokenRow, nowMillis: Int64, reuseInterval: Duration) -> FirstLook {
+        if token.sessionRevoked { return .decided(.invalid) }
+        if let usedAt = token.usedAtMillis {
+            return nowMillis - usedAt <= Int64(reuseInterval.timeInterval * 1000)
+                ? .replayIfSuccessorUnspent : .decided(.revoke)
+        }
+        return .decided(token.expiresAtMillis <= nowMillis ? .invalid : .rotate)
+    }
 }

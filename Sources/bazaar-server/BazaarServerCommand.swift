@@ -123,6 +123,12 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Refresh-token lifetime in seconds.")
     var refreshTokenLifetime = 30 * 24 * 3600
 
+    @Option(
+        help:
+            "Seconds after a refresh token is spent in which presenting it again returns the same new tokens instead of revoking the session (a lost answer); 0 for none."
+    )
+    var refreshReuseInterval = 30
+
     @Option(help: "bcrypt cost (4-31).")
     var bcryptCost = 10
 
@@ -135,6 +141,9 @@ struct BazaarServerCommand: AsyncParsableCommand {
             throw ValidationError("token lifetimes must be positive")
         }
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4-31") }
+        guard (0...3600).contains(refreshReuseInterval) else {
+            throw ValidationError("--refresh-reuse-interval must be 0-3600 seconds")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard postgresURL == nil || sqlitePath == nil else {
             throw ValidationError("choose one database: --sqlite or --postgres")
@@ -207,6 +216,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
             connections: connectionPolicy, quotas: quotaPolicy)
         if let maxPasswordChecks { configuration.maxPasswordChecks = maxPasswordChecks }
+        configuration.refreshReuseInterval = .seconds(refreshReuseInterval)
         // One server process per SQLite file, held until this process ends.
         let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil
         let server = try await BazaarServer(configuration: configuration, logger: logger)

@@ -28,15 +28,19 @@ struct AuthRoutesTests {
             #expect(rotated.refreshToken != signedIn.tokens.refreshToken)
             expectStatus(try await client.get(APIRoutes.me.template, token: rotated.accessToken), 200)
 
-            // Presenting the spent token again is reuse: 401, and the whole session is revoked.
+            // The client refreshes again; then someone presents the first, spent token: reuse, 401,
+            // and the whole session is revoked.
+            let again = try await client.post(
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
+            let latest = try again.decode(Tokens.self)
             let reuse = try await client.post(
                 APIRoutes.refresh.template, RefreshRequest(refreshToken: signedIn.tokens.refreshToken))
             expectError(reuse, 401, code: "refresh_token_reused")
             let afterReuse = try await client.post(
-                APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
+                APIRoutes.refresh.template, RefreshRequest(refreshToken: latest.refreshToken))
             expectError(afterReuse, 401, code: "invalid_refresh_token")
             expectError(
-                try await client.get(APIRoutes.me.template, token: rotated.accessToken), 401, code: "session_revoked")
+                try await client.get(APIRoutes.me.template, token: latest.accessToken), 401, code: "session_revoked")
 
             // The registration's own session is untouched; logout ends it.
             let registrationToken = registered.tokens.accessToken
@@ -48,6 +52,44 @@ struct AuthRoutesTests {
             let refreshAfterLogout = try await client.post(
                 APIRoutes.refresh.template, RefreshRequest(refreshToken: registered.tokens.refreshToken))
             expectError(refreshAfterLogout, 401)
+        }
+    }
+
+    /// Hole 8 of issue 32: a refresh whose answer is lost used to sign the user out, since the
+    /// client's retry with the spent token counted as reuse.
+    @Test(arguments: StorageKind.available)
+    func aSpentRefreshTokenPresentedAgainWithinTheIntervalGetsTheSameSuccessor(storage: StorageKind) async throws {
+        let clock = TestClock()
+        try await BazaarTestHarness.withServer(on: storage, clock: clock) { client in
+            let ada = try await client.register("ada")
+            let spend = RefreshRequest(refreshToken: ada.tokens.refreshToken)
+            let first = try await client.post(APIRoutes.refresh.template, spend).decode(Tokens.self)
+            clock.advance(by: .seconds(29))
+            let retried = try await client.post(APIRoutes.refresh.template, spend)
+            expectStatus(retried, 200)
+            let again = try retried.decode(Tokens.self)
+            #expect(again.refreshToken == first.refreshToken, "the same successor, not a third token")
+            expectStatus(try await client.get(APIRoutes.me.template, token: again.accessToken), 200)
+            // The successor works once, as any refresh token.
+            expectStatus(
+                try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: first.refreshToken)), 200
+            )
+        }
+    }
+
+    @Test(
+        "after the reuse interval a spent refresh token is a reuse again, and revokes the session",
+        arguments: StorageKind.available)
+    func aSpentRefreshTokenAfterTheIntervalRevokes(storage: StorageKind) async throws {
+        let clock = TestClock()
+        try await BazaarTestHarness.withServer(on: storage, clock: clock) { client in
+            let ada = try await client.register("ada")
+            let spend = RefreshRequest(refreshToken: ada.tokens.refreshToken)
+            let first = try await client.post(APIRoutes.refresh.template, spend).decode(Tokens.self)
+            clock.advance(by: .seconds(31))
+            expectError(try await client.post(APIRoutes.refresh.template, spend), 401, code: "refresh_token_reused")
+            expectError(
+                try await client.get(APIRoutes.me.template, token: first.accessToken), 401, code: "session_revoked")
         }
     }
 

@@ -74,25 +74,35 @@ struct ReplicaTests {
         }
     }
 
-    @Test func aRefreshTokenRotatedOnOneReplicaAndPresentedOnTheOtherRevokesTheSessionOnBoth() async throws {
+    @Test func aSpentRefreshTokenGetsTheSameSuccessorFromTheOtherReplicaThenItsReuseRevokesTheSessionOnBoth()
+        async throws
+    {
         try await PostgresTestDatabase.with { database in
             try await ReplicaPair.run(on: database) { replicas in
                 let ada = try await replicas.clientA.register("ada")
-                let rotated = try await replicas.clientA.post(
-                    APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                let spend = RefreshRequest(refreshToken: ada.tokens.refreshToken)
+                let rotated = try await replicas.clientA.post(APIRoutes.refresh.template, spend)
                 expectStatus(rotated, 200)
-                let reused = try await replicas.clientB.post(
-                    APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+                let first = try rotated.decode(Tokens.self)
+                // The answer was lost; the client tries again and the balancer sends it to B.
+                let replayed = try await replicas.clientB.post(APIRoutes.refresh.template, spend)
+                expectStatus(replayed, 200)
+                #expect(try replayed.decode(Tokens.self).refreshToken == first.refreshToken, "the same successor")
+                let second = try await replicas.clientA.post(
+                    APIRoutes.refresh.template, RefreshRequest(refreshToken: first.refreshToken)
+                )
+                .decode(Tokens.self)
+                // Now the first token's successor is spent: presenting it again is a reuse.
+                let reused = try await replicas.clientB.post(APIRoutes.refresh.template, spend)
                 expectError(reused, 401, code: "refresh_token_reused")
-                let newTokens = try rotated.decode(Tokens.self)
                 for client in [replicas.clientA, replicas.clientB] {
                     expectError(
-                        try await client.get(APIRoutes.me.template, token: newTokens.accessToken), 401,
+                        try await client.get(APIRoutes.me.template, token: second.accessToken), 401,
                         code: "session_revoked")
                 }
                 expectError(
                     try await replicas.clientA.post(
-                        APIRoutes.refresh.template, RefreshRequest(refreshToken: newTokens.refreshToken)), 401)
+                        APIRoutes.refresh.template, RefreshRequest(refreshToken: second.refreshToken)), 401)
             }
         }
     }

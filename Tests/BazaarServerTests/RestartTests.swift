@@ -114,8 +114,11 @@ struct HealthMetricsTests {
             let ada = try await client.register("ada")
             _ = try await client.get(APIRoutes.user.path(ada.user.id))
             _ = try await client.get(APIRoutes.user.path("missing"))
-            _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
-            _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: ada.tokens.refreshToken))
+            let spend = RefreshRequest(refreshToken: ada.tokens.refreshToken)
+            let rotated = try await client.post(APIRoutes.refresh.template, spend).decode(Tokens.self)
+            _ = try await client.post(APIRoutes.refresh.template, spend)  // its answer lost: the same again
+            _ = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken))
+            _ = try await client.post(APIRoutes.refresh.template, spend)  // the successor is spent: reuse
             let metrics = try await client.get(APIRoutes.metrics.template)
             expectStatus(metrics, 200)
             #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -128,7 +131,8 @@ struct HealthMetricsTests {
                 text.contains(
                     #"bazaar_http_request_duration_seconds_count{route="/v1/auth/register",method="POST",status="201"} 1"#
                 ))
-            #expect(text.contains(#"bazaar_auth_refresh_total{outcome="rotated"} 1"#))
+            #expect(text.contains(#"bazaar_auth_refresh_total{outcome="rotated"} 2"#))
+            #expect(text.contains(#"bazaar_auth_refresh_total{outcome="replayed"} 1"#))
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="reused"} 1"#))
         }
     }

@@ -44,8 +44,11 @@ struct SocketRevocationTests {
             let socket = try await EventSocket.connect(
                 baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
             let spend = RefreshRequest(refreshToken: ada.tokens.refreshToken)
-            expectStatus(try await client.post(APIRoutes.refresh.template, spend), 200)
-            #expect(socket.isOpen, "a rotation alone ends nothing")
+            let rotated = try await client.post(APIRoutes.refresh.template, spend).decode(Tokens.self)
+            expectStatus(
+                try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: rotated.refreshToken)),
+                200)
+            #expect(socket.isOpen, "rotations alone end nothing")
             expectStatus(try await client.post(APIRoutes.refresh.template, spend), 401)
 
             let close = await socket.serverClosed(within: .seconds(2))

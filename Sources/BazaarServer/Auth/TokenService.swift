@@ -12,12 +12,18 @@ struct TokenService: Sendable {
     let now: @Sendable () -> Date
     /// Tokens already verified, so each is checked once.
     let verified = VerifiedAccessTokens()
+    /// The key successor refresh tokens are derived with (from the signing key, so every replica
+    /// derives the same successor).
+    private let successorKey: SymmetricKey
 
     init(signingKey: Data, accessLifetime: Duration, refreshLifetime: Duration, now: @escaping @Sendable () -> Date)
         async
     {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(key: SymmetricKey(data: signingKey)), digestAlgorithm: .sha256)
+        successorKey = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(
+                for: Data("bazaar refresh-token successor".utf8), using: SymmetricKey(data: signingKey)))
         self.accessLifetime = accessLifetime
         self.refreshLifetime = refreshLifetime
         self.now = now
@@ -73,6 +79,17 @@ struct TokenService: Sendable {
         var bytes = [UInt8](repeating: 0, count: 32)
         for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max) }
         return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The refresh token that replaces `token` when it is spent: derived from it (HMAC-SHA256
+    /// under a key only the servers hold), so a client that presents the same token again within
+    /// the reuse interval, its first answer lost, gets the same successor from any replica
+    /// without the server storing any token in the clear. 32 bytes, base64url.
+    func successorRefreshToken(of token: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: successorKey)
+        return Data(code).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

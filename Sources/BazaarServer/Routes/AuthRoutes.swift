@@ -72,16 +72,18 @@ struct AuthRoutes: RouteGroup {
             deps.metrics.recordRefresh(outcome: "malformed")
             throw error
         }
-        let newToken = deps.tokens.newRefreshToken()
+        let newToken = deps.tokens.successorRefreshToken(of: body.refreshToken)
         let outcome = try await deps.store.rotateRefreshToken(
             hash: deps.tokens.hashRefreshToken(body.refreshToken), newHash: deps.tokens.hashRefreshToken(newToken),
-            newExpiresAt: deps.tokens.refreshExpiry(), now: deps.now())
+            newExpiresAt: deps.tokens.refreshExpiry(), now: deps.now(), reuseInterval: deps.refreshReuseInterval)
         switch outcome {
         case .rotated(let userId, let sessionId):
             deps.metrics.recordRefresh(outcome: "rotated")
-            let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
-            return try JSONResponse.make(
-                Tokens(accessToken: access.token, refreshToken: newToken, expiresAt: access.expiresAt))
+            return try await newTokens(userId: userId, sessionId: sessionId, refreshToken: newToken)
+        case .replayed(let userId, let sessionId):
+            // The same successor again: the client's first answer was lost.
+            deps.metrics.recordRefresh(outcome: "replayed")
+            return try await newTokens(userId: userId, sessionId: sessionId, refreshToken: newToken)
         case .reused(let sessionId):
             deps.metrics.recordRefresh(outcome: "reused")
             deps.logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(sessionId)"])
@@ -97,6 +99,13 @@ struct AuthRoutes: RouteGroup {
         let caller = try await deps.authenticator.authenticate(request)
         try await deps.store.revokeSession(id: caller.sessionId, now: deps.now())
         return Response(status: .noContent)
+    }
+
+    /// The answer to a refresh: a new access token for the session, and `refreshToken`.
+    private func newTokens(userId: String, sessionId: String, refreshToken: String) async throws -> Response {
+        let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
+        return try JSONResponse.make(
+            Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt))
     }
 
     /// A new session: its first refresh token (stored hashed) and an access token.

@@ -22,6 +22,8 @@ struct ServerDependencies: Sendable {
     let now: @Sendable () -> Date
     /// Whether the login throttle reads the client address from `X-Forwarded-For`.
     let trustForwardedFor: Bool
+    /// How long a spent refresh token still gets its successor again instead of revoking.
+    let refreshReuseInterval: Duration
     /// The marketplace's rules (``MarketplaceServices``): what routes call to decide.
     let services: MarketplaceServices
     let logger: Logger
