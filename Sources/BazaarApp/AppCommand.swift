@@ -28,7 +28,8 @@ enum AppCommand {
     }
 
     private static func report(_ error: AppError) -> ExitCode {
-        FileHandle.standardError.write(Data("bazaar: \(error.description)\n".utf8))
+        // A server's message may be in it: no control character reaches the terminal.
+        FileHandle.standardError.write(Data("bazaar: \(TerminalText.visible(error.description))\n".utf8))
         return error.exitCode
     }
 }

@@ -17,30 +17,40 @@ public final class TerminalOutput: Sendable {
         console.stylizedOutputOverride = capabilities.colors
     }
 
-    /// Writes lines to standard output.
+    /// Writes lines to standard output, control characters shown visibly (``TerminalText``).
     public func write(_ lines: [ConsoleText]) {
-        for line in lines { console.output(line) }
+        for line in lines { console.output(Self.visible(line)) }
     }
 
-    /// Writes one line to standard output.
+    /// Writes one line to standard output, control characters shown visibly (``TerminalText``).
     public func write(_ line: ConsoleText) {
-        console.output(line)
+        console.output(Self.visible(line))
     }
 
-    /// Writes text as it is (JSON for scripts), followed by a newline.
+    /// Writes JSON for scripts, followed by a newline; the C1 and DEL characters `JSONEncoder`
+    /// leaves raw are written as `\u` escapes (the same JSON, nothing a terminal acts on).
     public func writePlain(_ text: String) {
-        console.output(ConsoleText(stringLiteral: text))
+        console.output(ConsoleText(stringLiteral: TerminalText.jsonSafe(text)))
     }
 
-    /// Writes one line to standard error.
+    /// Writes one line to standard error (a server's message may be in it), control characters
+    /// shown visibly.
     public func problem(_ line: String) {
-        console.report(error: line, newLine: true)
+        console.report(error: TerminalText.visible(line), newLine: true)
+    }
+
+    /// `line` with the text of every fragment made visible; styles are kept.
+    static func visible(_ line: ConsoleText) -> ConsoleText {
+        ConsoleText(
+            fragments: line.fragments.map {
+                ConsoleTextFragment(string: TerminalText.visible($0.string), style: $0.style)
+            })
     }
 
     /// Runs `work` while a spinner titled `title` turns (on a terminal; silently elsewhere).
     public func loading<T: Sendable>(_ title: String, _ work: @Sendable () async throws -> T) async rethrows -> T {
         guard capabilities.animates else { return try await work() }
-        let indicator = SpinnerActivity(title: title).newActivity(for: console)
+        let indicator = SpinnerActivity(title: TerminalText.visible(title)).newActivity(for: console)
         indicator.start(refreshRate: 80)
         defer { indicator.succeed() }
         return try await work()
@@ -59,7 +69,7 @@ public final class ProgressHandle: Sendable {
     private let output: TerminalOutput
 
     init(title: String, output: TerminalOutput, console: Terminal) {
-        self.title = title
+        self.title = TerminalText.visible(title)
         self.output = output
         if output.capabilities.animates {
             let indicator = ProgressActivity(

@@ -24,7 +24,7 @@ package struct DemoRun: Sendable {
         do {
             try await DemoScript(narrator: narrator, servers: servers).run()
         } catch let error as AppError {
-            FileHandle.standardError.write(Data("bazaar-demo: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("bazaar-demo: \(TerminalText.visible(error.description))\n".utf8))
             throw error.exitCode
         }
     }
