@@ -111,10 +111,13 @@ enum EventSocketProbe {
 
     /// Upgrades `/v1/events` with the context's token.
     static func open(context: CaseContext, receiveBufferSize: Int? = nil) throws -> Socket {
-        let connection = try RawHTTP.Connection(
-            port: context.port, timeoutSeconds: 5, receiveBufferSize: receiveBufferSize)
-        try connection.send(
-            WebSocketFrame.handshake(path: APIRoutes.events.template, token: context.token, inQuery: false))
+        try open(port: context.port, token: context.token, receiveBufferSize: receiveBufferSize)
+    }
+
+    /// Upgrades `/v1/events` on `port` with `token`.
+    static func open(port: Int, token: String, receiveBufferSize: Int? = nil) throws -> Socket {
+        let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 5, receiveBufferSize: receiveBufferSize)
+        try connection.send(WebSocketFrame.handshake(path: APIRoutes.events.template, token: token, inQuery: false))
         let handshake = connection.receive(until: { HTTPResponseStream($0).hasComplete(1) })
         guard let remainder = HTTPResponseStream(handshake.response).upgradedRemainder else {
             throw ReliabilityFailure("the event socket was not upgraded")

@@ -12,13 +12,19 @@ struct MalformedCommand: AsyncParsableCommand {
             Cases: invalid UTF-8, deep nesting and impossible numbers in JSON, empty and oversized \
             bodies, wrong media types, header and URL limits, garbage request lines, broken framing, \
             garbage pipelined after valid requests, slow-loris connections, and broken or truncated \
-            WebSocket frames on /v1/events. After each case GET /health and an authenticated \
-            request must still succeed. One line per case: OK or FAIL, the case, what came back.
+            WebSocket frames on /v1/events; a socket whose session logs out, wrong passwords at once, \
+            NUL and 3 KB strings in ids and names, a register flood while someone signs in. After \
+            each case GET /health and an authenticated request must still succeed. One line per \
+            case: OK or FAIL, the case, what came back. With --postgres URL the server runs on \
+            that database.
             """
     )
 
     @Option(help: "Times the whole set of cases is run.")
     var rounds = 1
+
+    @Option(help: "Run the server on this PostgreSQL database (a URL) instead of a temporary SQLite file.")
+    var postgres: String?
 
     @OptionGroup var server: ServerOptions
 
@@ -29,7 +35,10 @@ struct MalformedCommand: AsyncParsableCommand {
 
     /// Runs the cases and fails with the first failing one.
     func run() async throws {
-        let summary = try await MalformedRun(rounds: rounds, executablePath: server.executablePath).run()
+        let database: ServerSupervisor.Database = postgres.map { .postgres(url: $0, replicas: 1) } ?? .sqlite
+        let summary = try await MalformedRun(
+            rounds: rounds, executablePath: server.executablePath, database: database
+        ).run()
         let passed = summary.cases - summary.failures.count
         Output.line("malformed: \(passed) of \(summary.cases) cases OK in \(summary.time.secondsText)")
         guard let first = summary.failures.first else { return }

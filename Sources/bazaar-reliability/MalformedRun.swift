@@ -10,6 +10,8 @@ struct MalformedRun {
     let rounds: Int
     /// The `bazaar-server` executable.
     let executablePath: String
+    /// The database the server runs on.
+    var database: ServerSupervisor.Database = .sqlite
 
     /// The timeouts and cap the server runs with: short, so the cases that wait for them stay quick.
     static let headerTimeout = Duration.seconds(2)
@@ -23,7 +25,7 @@ struct MalformedRun {
     static var catalogue: [MalformedCase] {
         MalformedCase.bodyCases + MalformedCase.requestCases + MalformedCase.webSocketCases
             + MalformedCase.slowLorisCases
-            + MalformedCase.connectionCases
+            + MalformedCase.connectionCases + MalformedCase.securityCases
     }
 
     /// What the run found.
@@ -40,7 +42,7 @@ struct MalformedRun {
     func run() async throws -> Summary {
         let started = ContinuousClock.now
         let supervisor = try await ServerSupervisor.start(
-            executablePath: executablePath,
+            executablePath: executablePath, database: database,
             extraArguments: [
                 "--header-timeout", "\(Self.headerTimeout.components.seconds)", "--idle-timeout",
                 "\(Self.idleTimeout.components.seconds)",
@@ -50,6 +52,9 @@ struct MalformedRun {
                 "--websocket-backlog", "\(Self.webSocketBacklog)",
                 // The slow-reader case sends thousands of messages as one user.
                 "--message-quota", "0",
+                // The register flood comes from many addresses, as a proxy would name them; and
+                // its password checks cost what they cost in production.
+                "--trust-forwarded-for", "--bcrypt-cost", "10",
             ])
         Output.line("bazaar-server on \(supervisor.baseURL)")
         var summary = Summary()

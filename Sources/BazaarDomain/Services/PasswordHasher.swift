@@ -14,7 +14,8 @@ import Synchronization
 /// anyone: without a bound, a flood queues checks without end and every sign-in waits behind it.
 /// So a check is only made inside ``admitted(_:_:)``, which refuses at once (503 with
 /// `Retry-After`) past ``capacity``, and lets new accounts hold at most half of it: a register
-/// flood leaves half the places to sign-ins.
+/// flood leaves half the places to sign-ins. New accounts are also hashed on a thread of their
+/// own, so a sign-in never queues behind a flood's hashes (it only shares the CPU with them).
 package struct PasswordHasher: Sendable {
     /// What a password check is for.
     package enum Purpose: Sendable {
@@ -54,14 +55,22 @@ package struct PasswordHasher: Sendable {
             throw DomainError.busy("too many password checks at once", retryAfter: 1)
         }
         defer { places.leave(purpose) }
-        return try await body(PasswordWork(cost: cost))
+        return try await body(PasswordWork(cost: cost, pool: purpose == .newAccount ? Self.newAccountPool : .singleton))
     }
 
     /// A new bcrypt hash of the password, outside the bound: for tools and demo seeding, which
     /// no client can make run.
     package func hash(_ password: String) async throws -> String {
-        try await PasswordWork(cost: cost).hash(password)
+        try await PasswordWork(cost: cost, pool: .singleton).hash(password)
     }
+
+    /// The one thread new accounts' passwords are hashed on, for every server in the process;
+    /// started on first use and never stopped (as `NIOThreadPool.singleton`).
+    static let newAccountPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
 
     package static func prehash(_ password: String) -> String {
         Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
@@ -71,18 +80,20 @@ package struct PasswordHasher: Sendable {
 /// The password checks a caller was admitted to make (see ``PasswordHasher/admitted(_:_:)``).
 package struct PasswordWork: Sendable {
     let cost: UInt8
+    /// The threads the checks run on.
+    let pool: NIOThreadPool
 
     /// A new bcrypt hash of the password.
     package func hash(_ password: String) async throws -> String {
         let input = PasswordHasher.prehash(password)
         let cost = self.cost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
+        return try await pool.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     /// Whether the password matches the hash.
     package func verify(_ password: String, hash: String) async throws -> Bool {
         let input = PasswordHasher.prehash(password)
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
+        return try await pool.runIfActive { Bcrypt.verify(input, hash: hash) }
     }
 }
 
