@@ -79,6 +79,10 @@ def test_message_sent_while_the_server_is_down_is_queued_then_sent_once(stack, b
     buyer.get_by_role("link", name="Desk lamp").click()
     buyer.get_by_role("button", name="Send message to Sid Seller").click()
     expect(message_list(buyer).get_by_text("Is it still available?")).to_be_visible()
+    # The page's live stream is up (it turned the first message to sent) before the server goes:
+    # a stream still making its first load when the server dies waits for the server to return.
+    first = message_list(buyer).locator("li", has_text="Is it still available?")
+    expect(first.locator(".state")).to_have_text("sent", timeout=15_000)
 
     api.stop()
     buyer.get_by_label("Your message").fill("Sent while the server was away")
