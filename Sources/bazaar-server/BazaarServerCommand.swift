@@ -108,6 +108,14 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "Sign-ins (failed or not) one client address may attempt per minute; 0 for no limit.")
     var loginQuota = 60
 
+    @Option(help: "Token refreshes one client address may make per minute; 0 for no limit.")
+    var refreshQuota = 120
+
+    @Option(
+        help:
+            "Small edits one user may make per minute (profile, photo order or removal, marking read); 0 for no limit.")
+    var editQuota = 120
+
     @Option(
         help:
             "Password checks (bcrypt) that may wait or run at once; past it register and login answer 503 (default: 8 per core)."
@@ -164,8 +172,11 @@ struct BazaarServerCommand: AsyncParsableCommand {
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
         guard (maxPasswordChecks ?? 2) >= 2 else { throw ValidationError("--max-password-checks must be at least 2") }
         guard
-            [messageQuota, conversationQuota, productQuota, photoQuota, readQuota, registerQuota, loginQuota]
-                .allSatisfy({ $0 >= 0 })
+            [
+                messageQuota, conversationQuota, productQuota, photoQuota, readQuota, registerQuota, loginQuota,
+                refreshQuota, editQuota,
+            ]
+            .allSatisfy({ $0 >= 0 })
         else {
             throw ValidationError("quotas must be 0 (no limit) or more")
         }
@@ -190,7 +201,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
             messagesPerMinute: limit(messageQuota), conversationsPerMinute: limit(conversationQuota),
             productsPerMinute: limit(productQuota), photosPerMinute: limit(photoQuota),
             readsPerMinutePerAddress: limit(readQuota), registrationsPerMinutePerAddress: limit(registerQuota),
-            signInsPerMinutePerAddress: limit(loginQuota))
+            signInsPerMinutePerAddress: limit(loginQuota), refreshesPerMinutePerAddress: limit(refreshQuota),
+            editsPerMinute: limit(editQuota))
     }
 
     func run() async throws {

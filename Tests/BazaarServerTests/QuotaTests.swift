@@ -175,3 +175,53 @@ struct UnauthenticatedRouteQuotaTests {
             headers: headers)
     }
 }
+
+/// Every write is under a quota (issue 32, hole 9): the small edits per user, refreshes per address.
+@Suite("Quotas on the small writes")
+struct EditQuotaTests {
+    @Test(
+        "profile edits, photo order, marking read: one edit quota per user; over it 429, and another user still edits")
+    func editsShareOneQuota() async throws {
+        try await BazaarTestHarness.withServer(configuring: { $0.quotas = QuotaPolicy(editsPerMinute: 3) }) { client in
+            let ada = try await client.register("ada")
+            let bob = try await client.register("bob")
+            let conversation = try await client.startConversation(with: bob.user.id, token: ada.tokens.accessToken)
+            let sent = try await client.sendMessage("hi", in: conversation.id, token: bob.tokens.accessToken)
+                .decode(Message.self)
+            expectStatus(
+                try await client.send(
+                    .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: "one"),
+                    token: ada.tokens.accessToken), 200)
+            expectStatus(
+                try await client.post(
+                    APIRoutes.markRead.path(conversation.id), MarkReadRequest(upTo: sent.id),
+                    token: ada.tokens.accessToken), 204)
+            expectStatus(
+                try await client.post(
+                    APIRoutes.markNotificationsRead.template, MarkNotificationsReadRequest(all: true),
+                    token: ada.tokens.accessToken), 204)
+            expectRateLimited(
+                try await client.send(
+                    .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: "four"),
+                    token: ada.tokens.accessToken))
+            expectStatus(
+                try await client.send(
+                    .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: "bob's"),
+                    token: bob.tokens.accessToken), 200)
+        }
+    }
+
+    @Test("refreshes are counted per address: over the quota 429 with Retry-After")
+    func refreshQuotaIsPerAddress() async throws {
+        try await BazaarTestHarness.withServer(configuring: { $0.quotas = QuotaPolicy(refreshesPerMinutePerAddress: 2) }
+        ) {
+            client in
+            var token = try await client.register("ada").tokens.refreshToken
+            for _ in 0..<2 {
+                token = try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: token))
+                    .decode(Tokens.self).refreshToken
+            }
+            expectRateLimited(try await client.post(APIRoutes.refresh.template, RefreshRequest(refreshToken: token)))
+        }
+    }
+}

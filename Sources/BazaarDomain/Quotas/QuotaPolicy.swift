@@ -18,12 +18,17 @@ public struct QuotaPolicy: Sendable, Equatable {
     public var registrationsPerMinutePerAddress: Int?
     /// Sign-ins (failed or not) one client address may attempt per minute.
     public var signInsPerMinutePerAddress: Int?
+    /// Token refreshes one client address may make per minute (each stores a row).
+    public var refreshesPerMinutePerAddress: Int?
+    /// Small edits one user may make per minute: the profile, a product's photo order or a photo
+    /// removed, conversations and notifications marked read.
+    public var editsPerMinute: Int?
 
     /// Makes a policy; every argument has a default no honest use of the app reaches.
     public init(
         messagesPerMinute: Int? = 300, conversationsPerMinute: Int? = 30, productsPerMinute: Int? = 30,
         photosPerMinute: Int? = 30, readsPerMinutePerAddress: Int? = 3000, registrationsPerMinutePerAddress: Int? = 10,
-        signInsPerMinutePerAddress: Int? = 60
+        signInsPerMinutePerAddress: Int? = 60, refreshesPerMinutePerAddress: Int? = 120, editsPerMinute: Int? = 120
     ) {
         self.messagesPerMinute = messagesPerMinute
         self.conversationsPerMinute = conversationsPerMinute
@@ -32,12 +37,15 @@ public struct QuotaPolicy: Sendable, Equatable {
         self.readsPerMinutePerAddress = readsPerMinutePerAddress
         self.registrationsPerMinutePerAddress = registrationsPerMinutePerAddress
         self.signInsPerMinutePerAddress = signInsPerMinutePerAddress
+        self.refreshesPerMinutePerAddress = refreshesPerMinutePerAddress
+        self.editsPerMinute = editsPerMinute
     }
 
     /// No quotas at all: for load runs that measure what the server can do.
     public static let unlimited = QuotaPolicy(
         messagesPerMinute: nil, conversationsPerMinute: nil, productsPerMinute: nil, photosPerMinute: nil,
-        readsPerMinutePerAddress: nil, registrationsPerMinutePerAddress: nil, signInsPerMinutePerAddress: nil)
+        readsPerMinutePerAddress: nil, registrationsPerMinutePerAddress: nil, signInsPerMinutePerAddress: nil,
+        refreshesPerMinutePerAddress: nil, editsPerMinute: nil)
 
     /// The per-minute limit of `action`.
     package func perMinute(_ action: QuotaAction) -> Int? {
@@ -49,6 +57,8 @@ public struct QuotaPolicy: Sendable, Equatable {
         case .read: readsPerMinutePerAddress
         case .register: registrationsPerMinutePerAddress
         case .signIn: signInsPerMinutePerAddress
+        case .refresh: refreshesPerMinutePerAddress
+        case .edit: editsPerMinute
         }
     }
 }
@@ -56,7 +66,7 @@ public struct QuotaPolicy: Sendable, Equatable {
 /// What a quota counts.
 public enum QuotaAction: Sendable, Hashable, CaseIterable {
     /// The kinds of action.
-    case sendMessage, startConversation, listProduct, uploadPhoto, read, register, signIn
+    case sendMessage, startConversation, listProduct, uploadPhoto, read, register, signIn, refresh, edit
 
     /// How a `429` names it: "Too many message sends".
     public var plural: String {
@@ -68,6 +78,8 @@ public enum QuotaAction: Sendable, Hashable, CaseIterable {
         case .read: "requests from this address"
         case .register: "new accounts from this address"
         case .signIn: "sign-ins from this address"
+        case .refresh: "token refreshes from this address"
+        case .edit: "edits"
         }
     }
 }

@@ -16,7 +16,9 @@ struct AuthRoutes: RouteGroup {
         router.on(APIRoutes.login) { request, context in
             try await login(request, address: deps.clientAddress(request, peer: context.clientAddress))
         }
-        router.on(APIRoutes.refresh) { request, _ in try await refresh(request) }
+        router.on(APIRoutes.refresh) { request, context in
+            try await refresh(request, address: deps.clientAddress(request, peer: context.clientAddress))
+        }
         router.on(APIRoutes.logout) { request, _ in try await logout(request) }
     }
 
@@ -64,7 +66,7 @@ struct AuthRoutes: RouteGroup {
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
     }
 
-    func refresh(_ request: Request) async throws -> Response {
+    func refresh(_ request: Request, address: String?) async throws -> Response {
         let body: RefreshRequest
         do {
             body = try await RequestBody.decode(RefreshRequest.self, from: request)
@@ -72,6 +74,8 @@ struct AuthRoutes: RouteGroup {
             deps.metrics.recordRefresh(outcome: "malformed")
             throw error
         }
+        // Each refresh stores a row: counted per address.
+        if let address { try deps.quotas.charge(.refresh, by: address) }
         let newToken = deps.tokens.successorRefreshToken(of: body.refreshToken)
         let outcome = try await deps.store.rotateRefreshToken(
             hash: deps.tokens.hashRefreshToken(body.refreshToken), newHash: deps.tokens.hashRefreshToken(newToken),

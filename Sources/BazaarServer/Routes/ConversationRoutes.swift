@@ -100,6 +100,7 @@ struct ConversationRoutes: RouteGroup {
         let conversationId = try context.pathId("The conversation")
         let body = try await RequestBody.decode(MarkReadRequest.self, from: request)
         let upTo = try Validation.id(body.upTo, field: "upTo", "does not name a message of this conversation")
+        try deps.quotas.charge(.edit, by: caller.userId)
         let outcome = try await deps.store.markRead(
             conversationId: conversationId, viewerId: caller.userId, upTo: upTo, now: deps.now())
         switch outcome {

@@ -20,6 +20,7 @@ struct NotificationRoutes: RouteGroup {
         router.on(APIRoutes.markNotificationsRead) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             let body = try await RequestBody.decode(MarkNotificationsReadRequest.self, from: request)
+            try deps.quotas.charge(.edit, by: caller.userId)
             // The list's limit holds even beside `all: true`, which makes the list moot: a body
             // the contract calls invalid is refused whatever else it says.
             if let ids = body.ids, ids.count > 500 { throw APIError.invalidField("ids", "may list at most 500 ids") }

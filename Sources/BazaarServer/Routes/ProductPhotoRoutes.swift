@@ -27,12 +27,14 @@ struct ProductPhotoRoutes: RouteGroup {
             guard body.photoIds.count <= ProductPhotoOrder.limit, body.photoIds.allSatisfy(Validation.isId) else {
                 throw APIError.invalidField("photoIds", "must name each of the product's photos exactly once")
             }
+            try deps.quotas.charge(.edit, by: caller.userId)
             let change = try await deps.store.reorderProductPhotos(
                 productId: productId, sellerId: caller.userId, order: body.photoIds)
             return try await answer(change, status: .ok)
         }
         router.on(APIRoutes.removeProductPhoto) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
+            try deps.quotas.charge(.edit, by: caller.userId)
             let change = try await deps.store.removeProductPhoto(
                 productId: try context.pathId("The product or photo"), sellerId: caller.userId,
                 photoId: try context.photoId("The product or photo"))

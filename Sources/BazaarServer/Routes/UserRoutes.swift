@@ -33,6 +33,7 @@ struct UserRoutes: RouteGroup {
     func updateMe(_ request: Request) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
         let body = try await RequestBody.decode(UpdateProfileRequest.self, from: request)
+        try deps.quotas.charge(.edit, by: caller.userId)
         if let displayName = body.displayName { try Validation.displayName(displayName) }
         var bio = BioChange.keep
         if let text = body.bio {
