@@ -77,12 +77,17 @@ public struct BazaarServer: Sendable {
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
         // Outside the error middleware, so error answers carry the headers too.
         router.add(middleware: SecurityHeadersMiddleware())
-        router.add(middleware: ErrorMiddleware(methods: MethodTable(APIRoutes.all)))
+        // /metrics is no route here when it has a listener of its own: 404, not 405.
+        let served = APIRoutes.all.filter {
+            configuration.metricsAddress == nil || $0.template != APIRoutes.metrics.template
+        }
+        router.add(middleware: ErrorMiddleware(methods: MethodTable(served)))
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps),
             ConversationRoutes(deps: deps),
-            NotificationRoutes(deps: deps), EventRoutes(deps: deps), HealthRoutes(deps: deps),
+            NotificationRoutes(deps: deps), EventRoutes(deps: deps),
+            HealthRoutes(deps: deps, servesMetrics: configuration.metricsAddress == nil),
         ]
         for group in groups { group.register(on: router) }
         return router
@@ -127,12 +132,26 @@ public struct BazaarServer: Sendable {
     /// event listener), the sweep that closes sockets whose token expired, then the HTTP
     /// application. Groups stop in reverse order, so at shutdown in-flight requests drain before
     /// the pool closes.
+    ///
+    /// With ``BazaarServerConfiguration/metricsAddress`` a listener serving only `/metrics` runs
+    /// too (before the API, so it stops after it); `onMetricsRunning` gets its channel.
     public func makeServices(
-        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> [any Service] {
         let sweep = SocketExpirySweep(
             hub: deps.hub, interval: configuration.connections.webSocketExpiryCheckInterval, now: configuration.now)
-        return backend.services + [sweep, makeApplication(onServerRunning: onServerRunning)]
+        var services = backend.services + [sweep as any Service]
+        if let address = configuration.metricsAddress {
+            let router = Router(context: BazaarRequestContext.self)
+            MetricsRoutes(metrics: deps.metrics).register(on: router)
+            services.append(
+                Application(
+                    router: router,
+                    configuration: .init(address: .hostname(address.host, port: address.port), serverName: "bazaar"),
+                    onServerRunning: onMetricsRunning, logger: deps.logger))
+        }
+        return services + [makeApplication(onServerRunning: onServerRunning)]
     }
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.

@@ -9,6 +9,9 @@ public struct BazaarServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; `0` picks a free one (read it back from ``RunningBazaarServer/port``).
     public var port: Int
+    /// Where `/metrics` is served instead of beside the API, so it need not face the internet
+    /// (an internal address a scraper reaches); `nil` serves it on ``host``:``port``.
+    public var metricsAddress: MetricsAddress?
     /// The SQLite database file; created with its schema when missing. Unused with ``postgres``.
     public var sqlitePath: String
     /// On SQLite: the most concurrent writes that share one transaction and its `fsync` (group
@@ -96,4 +99,18 @@ public struct BazaarServerConfiguration: Sendable {
 
     /// Where a generated signing key is kept: beside the database, `<sqlitePath>.signing-key`.
     public var signingKeyPath: String { sqlitePath + ".signing-key" }
+}
+
+/// The address of a listener of its own for `/metrics` (``BazaarServerConfiguration/metricsAddress``).
+public struct MetricsAddress: Sendable, Equatable {
+    /// The address to listen on (`127.0.0.1` keeps it on this machine).
+    public var host: String
+    /// The port; `0` picks a free one (read it back from ``RunningBazaarServer/metricsURL``).
+    public var port: Int
+
+    /// An address for the metrics listener.
+    public init(host: String = "127.0.0.1", port: Int) {
+        self.host = host
+        self.port = port
+    }
 }

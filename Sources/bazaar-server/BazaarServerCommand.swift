@@ -31,6 +31,15 @@ struct BazaarServerCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
+    @Option(
+        help:
+            "Serve /metrics on this port instead of beside the API (0 picks a free one), so it need not face the internet."
+    )
+    var metricsPort: Int?
+
+    @Option(help: "With --metrics-port: the address /metrics listens on.")
+    var metricsHost = "127.0.0.1"
+
     @Option(help: "The port to listen on; 0 picks a free port.")
     var port = 8080
 
@@ -145,6 +154,7 @@ struct BazaarServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+        guard (0...65535).contains(metricsPort ?? 0) else { throw ValidationError("--metrics-port must be 0-65535") }
         guard accessTokenLifetime > 0, refreshTokenLifetime > 0 else {
             throw ValidationError("token lifetimes must be positive")
         }
@@ -229,16 +239,25 @@ struct BazaarServerCommand: AsyncParsableCommand {
             connections: connectionPolicy, quotas: quotaPolicy)
         if let maxPasswordChecks { configuration.maxPasswordChecks = maxPasswordChecks }
         configuration.refreshReuseInterval = .seconds(refreshReuseInterval)
+        configuration.metricsAddress = metricsPort.map { MetricsAddress(host: self.metricsHost, port: $0) }
         // One server process per SQLite file, held until this process ends.
         let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil
         let server = try await BazaarServer(configuration: configuration, logger: logger)
         let host = self.host
-        let services = server.makeServices { channel in
-            let port = channel.localAddress?.port ?? 0
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            // Unbuffered, so a script reading the pipe sees the URL at once.
-            FileHandle.standardOutput.write(Data("bazaar-server listening on http://\(shownHost):\(port)\n".utf8))
-        }
+        let metricsHost = self.metricsHost
+        let services = server.makeServices(
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                // Unbuffered, so a script reading the pipe sees the URL at once.
+                FileHandle.standardOutput.write(Data("bazaar-server listening on http://\(shownHost):\(port)\n".utf8))
+            },
+            onMetricsRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = metricsHost.contains(":") ? "[\(metricsHost)]" : metricsHost
+                FileHandle.standardOutput.write(
+                    Data("bazaar-server metrics on http://\(shownHost):\(port)/metrics\n".utf8))
+            })
         let group = ServiceGroup(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()

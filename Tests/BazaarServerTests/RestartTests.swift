@@ -1,5 +1,6 @@
 import BazaarAPI
 import BazaarServer
+import BazaarServerRuntime
 import Foundation
 import NIOHTTP1
 import TestSupport
@@ -164,5 +165,32 @@ struct HealthMetricsTests {
                 #expect(!lines.contains { $0.contains(secret) }, "a secret reached the log")
             }
         }
+    }
+}
+
+/// `/metrics` on a listener of its own (issue 32, hole 11), so the API's address need not expose it.
+@Suite("Metrics on their own address")
+struct MetricsAddressTests {
+    @Test("with a metrics address, /metrics answers there and is not found beside the API")
+    func metricsMoveToTheirOwnListener() async throws {
+        let directory = try BazaarTestHarness.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = BazaarTestHarness.configuration(directory: directory)
+        configuration.metricsAddress = MetricsAddress(host: "127.0.0.1", port: 0)
+        let server = try await BazaarServer.start(
+            configuration: configuration, logger: TestServer.quietLogger(label: "metrics-address"))
+        let client = BazaarTestClient(baseURL: server.baseURL)
+        _ = try await client.register("ada")
+        let metricsURL = try #require(server.metricsURL)
+        #expect(metricsURL.port != server.port)
+        let beside = try await client.get(APIRoutes.metrics.template)
+        #expect(beside.status == 404, "\(beside.text)")
+        let own = try await BazaarTestClient(
+            baseURL: try #require(URL(string: "http://127.0.0.1:\(metricsURL.port ?? 0)"))
+        )
+        .get(APIRoutes.metrics.template)
+        #expect(own.status == 200)
+        #expect(own.text.contains(#"route="/v1/auth/register",method="POST",status="201""#), "\(own.text)")
+        await server.stop()
     }
 }

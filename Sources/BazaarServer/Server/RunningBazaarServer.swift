@@ -12,6 +12,9 @@ public struct RunningBazaarServer: Sendable {
     public let baseURL: URL
     /// Its metrics (for example the refresh count, ``ServerMetrics/Name/refreshes``).
     public let metrics: ServerMetrics
+    /// `http://host:port/metrics` when `/metrics` has a listener of its own
+    /// (``BazaarServerConfiguration/metricsAddress``); `nil` when it is served beside the API.
+    public let metricsURL: URL?
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
@@ -30,13 +33,22 @@ public struct RunningBazaarServer: Sendable {
 
     static func launch(_ server: BazaarServer, logger: Logger) async throws -> RunningBazaarServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let services = server.makeServices { channel in
-            continuation.yield(channel.localAddress?.port ?? 0)
-            continuation.finish()
-        }
+        let (metricsPorts, metricsContinuation) = AsyncStream.makeStream(of: Int.self)
+        let services = server.makeServices(
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            onMetricsRunning: { channel in
+                metricsContinuation.yield(channel.localAddress?.port ?? 0)
+                metricsContinuation.finish()
+            })
         let group = ServiceGroup(services: services, logger: logger)
         let task = Task {
-            defer { continuation.finish() }
+            defer {
+                continuation.finish()
+                metricsContinuation.finish()
+            }
             try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
@@ -57,7 +69,16 @@ public struct RunningBazaarServer: Sendable {
             _ = await task.result
             throw StartError.didNotStart(reason: "\(host):\(port) does not make a URL")
         }
-        return RunningBazaarServer(port: port, baseURL: url, metrics: server.metrics, group: group, task: task)
+        var metricsURL: URL?
+        if let address = server.configuration.metricsAddress {
+            // The metrics listener starts before the API's, so its port is known by now.
+            var metricsIterator = metricsPorts.makeAsyncIterator()
+            let metricsPort = await metricsIterator.next() ?? 0
+            let metricsHost = address.host.contains(":") ? "[\(address.host)]" : address.host
+            metricsURL = URL(string: "http://\(metricsHost):\(metricsPort)/metrics")
+        }
+        return RunningBazaarServer(
+            port: port, baseURL: url, metrics: server.metrics, metricsURL: metricsURL, group: group, task: task)
     }
 
     /// Stops gracefully (in-flight requests finish) and waits until it has stopped.
