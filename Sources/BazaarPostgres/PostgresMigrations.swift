@@ -202,6 +202,16 @@ package enum PostgresMigrations {
         Migration(
             name: "v7-login-attempt-id",
             statements: ["ALTER TABLE login_failures ADD COLUMN attempt_id TEXT"]),
+        // What the retention prune looks rows up by (it runs every hour).
+        Migration(
+            name: "v8-retention",
+            statements: [
+                "CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)",
+                "CREATE INDEX notifications_created ON notifications (created_at)",
+                "CREATE INDEX refresh_tokens_expires ON refresh_tokens (expires_at)",
+                "CREATE INDEX refresh_tokens_used ON refresh_tokens (used_at)",
+                "CREATE INDEX sessions_revoked ON sessions (revoked_at)",
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -141,7 +141,10 @@ public struct BazaarServer: Sendable {
     ) -> [any Service] {
         let sweep = SocketExpirySweep(
             hub: deps.hub, interval: configuration.connections.webSocketExpiryCheckInterval, now: configuration.now)
-        var services = backend.services + [sweep as any Service]
+        let retention = RetentionSweep(
+            store: backend.store, policy: configuration.retention, interval: configuration.retentionSweepInterval,
+            now: configuration.now, logger: deps.logger)
+        var services = backend.services + [sweep as any Service, retention]
         if let address = configuration.metricsAddress {
             let router = Router(context: BazaarRequestContext.self)
             MetricsRoutes(metrics: deps.metrics).register(on: router)

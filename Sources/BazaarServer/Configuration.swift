@@ -43,6 +43,11 @@ public struct BazaarServerConfiguration: Sendable {
     /// at once. While the successor is unspent only: once it has been used, the old token's
     /// return is a reuse whatever the time.
     public var refreshReuseInterval: Duration = .seconds(30)
+    /// How long rows that serve a purpose only for a while are kept (idempotency keys, spent
+    /// refresh tokens, ended sessions, notifications).
+    public var retention = RetentionPolicy()
+    /// How often the server prunes by ``retention``.
+    public var retentionSweepInterval: Duration = .seconds(3600)
     /// How many failed logins lock a username or a client address out for a while.
     public var loginThrottle: LoginThrottle.Policy
     /// Takes the client address for login throttling from the last `X-Forwarded-For` entry (the

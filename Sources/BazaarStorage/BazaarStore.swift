@@ -102,6 +102,9 @@ public protocol BazaarStore: Sendable {
 
     /// Returns when the database answers a trivial query; throws ``StoreError/unavailable(_:)`` when not.
     func checkHealth() async throws
+    /// Deletes what ``RetentionPolicy`` no longer keeps (rows older than `cutoffs`), in one
+    /// transaction, and says how many rows of each kind went.
+    func prune(_ cutoffs: RetentionCutoffs) async throws -> PruneCounts
 }
 
 /// One page read from storage: the items and the position to continue before, if there is more.

@@ -1,0 +1,48 @@
+import BazaarStorage
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// Deletes what the retention policy no longer keeps, in one transaction (the same rows as
+    /// `SQLiteStore.prune`).
+    public func prune(_ cutoffs: RetentionCutoffs) async throws -> PruneCounts {
+        try await database.withTransaction { transaction in
+            var counts = PruneCounts()
+            counts.idempotencyKeys = try await Self.count(
+                transaction.rows(
+                    "WITH gone AS (DELETE FROM idempotency_keys WHERE created_at < \(cutoffs.idempotencyKeys) RETURNING 1) SELECT COUNT(*) FROM gone"
+                ))
+            counts.refreshTokens = try await Self.count(
+                transaction.rows(
+                    """
+                    WITH gone AS (
+                        DELETE FROM refresh_tokens
+                        WHERE expires_at < \(cutoffs.now) OR used_at < \(cutoffs.spentRefreshTokens)
+                           OR session_id IN (SELECT id FROM sessions WHERE revoked_at < \(cutoffs.endedSessions))
+                        RETURNING 1)
+                    SELECT COUNT(*) FROM gone
+                    """))
+            counts.sessions = try await Self.count(
+                transaction.rows(
+                    """
+                    WITH gone AS (
+                        DELETE FROM sessions
+                        WHERE revoked_at < \(cutoffs.endedSessions)
+                           OR (created_at < \(cutoffs.endedSessions)
+                               AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = sessions.id))
+                        RETURNING 1)
+                    SELECT COUNT(*) FROM gone
+                    """))
+            counts.notifications = try await Self.count(
+                transaction.rows(
+                    "WITH gone AS (DELETE FROM notifications WHERE created_at < \(cutoffs.notifications) RETURNING 1) SELECT COUNT(*) FROM gone"
+                ))
+            return counts
+        }
+    }
+
+    /// The one `COUNT(*)` of `rows`.
+    private static func count(_ rows: [PostgresRow]) throws -> Int {
+        try rows.first?.decode(Int.self) ?? 0
+    }
+}
