@@ -66,19 +66,7 @@ struct PlanEventsTests {
 
     @Test(arguments: StorageKind.available)
     func aPlansEventsAreDeliveredOnceAndATakenClaimPublishesNothing(storage: StorageKind) async throws {
-        try await storage.withConfiguration { configuration in
-            let sink = RecordingSink()
-            let backend = try await StorageEngines.engine(for: configuration)
-                .open(sink: sink, logger: TestServer.quietLogger(label: "plan-events"))
-            // On PostgreSQL the events come back through this replica's listener, as to any other.
-            let listeners = backend.services.compactMap { $0 as? PostgresEventListener }
-            let listening = Task {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for listener in listeners { group.addTask { try await listener.run() } }
-                    try await group.waitForAll()
-                }
-            }
-            defer { listening.cancel() }
+        try await Self.withListeningBackend(on: storage) { sink, backend in
             let fixtures = StoreFixtures(backend.store)
             let ada = try await fixtures.user("ada")
             let bob = try await fixtures.user("bob")
@@ -113,9 +101,6 @@ struct PlanEventsTests {
             let all = await sink.wait(for: 4)
             #expect(all.count == 4, "the replay published nothing")
             #expect(all.dropFirst(2).first?.frame.contains(second.id) == true)
-            listening.cancel()
-            _ = await listening.result
-            await backend.close()
         }
     }
 
@@ -123,18 +108,7 @@ struct PlanEventsTests {
         "a revocation is announced once, when it commits: logout, a reuse, not a session revoked already",
         arguments: StorageKind.available)
     func revocationsAreAnnouncedOnce(storage: StorageKind) async throws {
-        try await storage.withConfiguration { configuration in
-            let sink = RecordingSink()
-            let backend = try await StorageEngines.engine(for: configuration)
-                .open(sink: sink, logger: TestServer.quietLogger(label: "revocation-events"))
-            let listeners = backend.services.compactMap { $0 as? PostgresEventListener }
-            let listening = Task {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for listener in listeners { group.addTask { try await listener.run() } }
-                    try await group.waitForAll()
-                }
-            }
-            defer { listening.cancel() }
+        try await Self.withListeningBackend(on: storage) { sink, backend in
             let store = backend.store
             let ada = try await StoreFixtures(store).user("ada")
             let now = Date()
@@ -150,6 +124,33 @@ struct PlanEventsTests {
                 hash: "t-laptop", newHash: "t-laptop-3", newExpiresAt: now + 3600, now: now)
             #expect(reuse == .reused(sessionId: "laptop"))
             #expect(await sink.waitForRevocations(2) == ["phone", "laptop"])
+        }
+    }
+
+    /// Opens `storage` with a ``RecordingSink`` and, on PostgreSQL, runs the replica's listener
+    /// (so events come back through it, as to any other replica) while `body` runs; stops both after.
+    static func withListeningBackend(
+        on storage: StorageKind, _ body: (RecordingSink, StorageBackend) async throws -> Void
+    ) async throws {
+        try await storage.withConfiguration { configuration in
+            let sink = RecordingSink()
+            let backend = try await StorageEngines.engine(for: configuration)
+                .open(sink: sink, logger: TestServer.quietLogger(label: "plan-events"))
+            let listeners = backend.services.compactMap { $0 as? PostgresEventListener }
+            let listening = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for listener in listeners { group.addTask { try await listener.run() } }
+                    try await group.waitForAll()
+                }
+            }
+            do {
+                try await body(sink, backend)
+            } catch {
+                listening.cancel()
+                _ = await listening.result
+                await backend.close()
+                throw error
+            }
             listening.cancel()
             _ = await listening.result
             await backend.close()
