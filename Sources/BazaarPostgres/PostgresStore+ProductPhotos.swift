@@ -10,6 +10,17 @@ extension PostgresStore {
     {
         try await changePhotos(productId: productId, sellerId: sellerId) { transaction, order in
             guard order.append(photo.id) else { return .limitReached }
+            // The seller's row is locked first, so two uploads of one seller at once (to two
+            // products) are summed one after the other and cannot both pass the cap.
+            try await transaction.rows("SELECT 1 FROM users WHERE id = \(sellerId) FOR UPDATE")
+            let stored =
+                try await transaction.rows(
+                    """
+                    SELECT COALESCE(SUM(LENGTH(pp.data)), 0)::BIGINT FROM product_photos pp
+                    JOIN products p ON p.id = pp.product_id WHERE p.seller_id = \(sellerId)
+                    """
+                ).first?.decode(Int.self) ?? 0
+            guard stored + photo.photo.data.count <= ProductPhotoOrder.bytesPerSeller else { return .storageFull }
             try await transaction.rows(
                 """
                 INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at)

@@ -10,6 +10,15 @@ extension SQLiteStore {
     {
         try await changePhotos(productId: productId, sellerId: sellerId) { db, order in
             guard order.append(photo.id) else { return .limitReached }
+            // Writes are serialised, so the sum cannot move before the insert.
+            let stored =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(LENGTH(pp.data)), 0) FROM product_photos pp
+                        JOIN products p ON p.id = pp.product_id WHERE p.seller_id = ?
+                        """, arguments: [sellerId]) ?? 0
+            guard stored + photo.photo.data.count <= ProductPhotoOrder.bytesPerSeller else { return .storageFull }
             try db.execute(
                 sql:
                     "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",

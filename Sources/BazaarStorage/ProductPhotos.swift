@@ -23,6 +23,8 @@ public enum ProductPhotoChange: Sendable, Equatable {
     case notFound
     /// The product already has ``ProductPhotoOrder/limit`` photos.
     case limitReached
+    /// The seller's product photos would pass ``ProductPhotoOrder/bytesPerSeller`` with this one.
+    case storageFull
     /// A new order that does not name each of the product's photos exactly once.
     case mismatch
 }
@@ -32,6 +34,10 @@ public enum ProductPhotoChange: Sendable, Equatable {
 public struct ProductPhotoOrder: Sendable, Equatable {
     /// The most photos a product has.
     public static let limit = 8
+    /// The most bytes of product photos one seller keeps, over all their products (64 MiB: a
+    /// dozen fully photographed listings at the 5 MiB upload limit, hundreds at phone sizes).
+    /// Without it the product quota alone would let one account fill the disk.
+    public static let bytesPerSeller = 64 << 20
 
     /// The ids, cover first.
     public private(set) var ids: [String]

@@ -21,6 +21,42 @@ struct ProductPhotoRoutesTests {
     static func photoId(_ url: String) -> String { String(url.split(separator: "/").last ?? "") }
 
     @Test(
+        "a seller's product photos are capped in bytes over all their products: past 64 MiB an upload is 422, and another seller still uploads",
+        arguments: StorageKind.available)
+    func photoBytesAreCappedPerSeller(storage: StorageKind) async throws {
+        try await BazaarTestHarness.withServer(on: storage) { client in
+            let seller = try await client.register("sid")
+            let token = seller.tokens.accessToken
+            let almostFiveMiB = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: (5 << 20) - 1024))
+            let perProduct = 8
+            let fit = (64 << 20) / almostFiveMiB.count  // 12 uploads fit
+            var products: [Product] = []
+            for index in 0..<(fit / perProduct + 1) {
+                products.append(try await client.createProduct("Desk \(index)", token: token))
+            }
+            for index in 0..<fit {
+                expectStatus(
+                    try await Self.add(
+                        client, products[index / perProduct], almostFiveMiB, type: "image/jpeg", token: token),
+                    201)
+            }
+            let over = try await Self.add(
+                client, products[fit / perProduct], almostFiveMiB, type: "image/jpeg", token: token)
+            expectError(over, 422, code: "invalid_field")
+            #expect(over.text.contains("64 MiB"), "\(over.text)")
+            // A small one still fits, and the cap is the seller's own.
+            expectStatus(
+                try await Self.add(client, products[fit / perProduct], Self.jpeg, type: "image/jpeg", token: token), 201
+            )
+            let other = try await client.register("ola")
+            let theirs = try await client.createProduct("Chair", token: other.tokens.accessToken)
+            expectStatus(
+                try await Self.add(client, theirs, almostFiveMiB, type: "image/jpeg", token: other.tokens.accessToken),
+                201)
+        }
+    }
+
+    @Test(
         "a seller adds, reads back, reorders and removes photos; lists and the product show them, cover first",
         arguments: StorageKind.available)
     func addReorderRemove(storage: StorageKind) async throws {

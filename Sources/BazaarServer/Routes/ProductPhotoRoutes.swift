@@ -60,6 +60,11 @@ struct ProductPhotoRoutes: RouteGroup {
             throw APIError.notFound("The product or photo")
         case .limitReached:
             throw APIError.invalidField("photos", "a product has at most \(ProductPhotoOrder.limit) photos")
+        case .storageFull:
+            throw APIError.invalidField(
+                "photos",
+                "a seller's product photos take at most \(ProductPhotoOrder.bytesPerSeller >> 20) MiB in all; remove some first"
+            )
         case .mismatch:
             throw APIError.invalidField("photoIds", "must name each of the product's photos exactly once")
         }
