@@ -26,15 +26,19 @@ actor PlanGroupCommit {
 
     private let maximumInFlight: Int
     private let maximumPlans: Int
+    /// The most plans that may wait for a statement; one more is refused at once
+    /// (``StoreError/unavailable(_:)``, 503) rather than queued without end.
+    private let maximumWaiting: Int
     private let apply: Apply
     private var queue: [Pending] = []
     private var inFlight = 0
     private var keysInFlight: Set<String> = []
 
     /// Group commit running at most `maximumInFlight` statements of at most `maximumPlans` plans.
-    init(maximumInFlight: Int, maximumPlans: Int, apply: @escaping Apply) {
+    init(maximumInFlight: Int, maximumPlans: Int, maximumWaiting: Int = 4096, apply: @escaping Apply) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumPlans = max(1, maximumPlans)
+        self.maximumWaiting = max(1, maximumWaiting)
         self.apply = apply
     }
 
@@ -43,7 +47,8 @@ actor PlanGroupCommit {
 
     /// Applies `plan` (with others, when others are waiting) and answers whether its claim held.
     func submit(_ plan: WritePlan, now: Date) async throws -> Bool {
-        try await withCheckedThrowingContinuation { continuation in
+        guard queue.count < maximumWaiting else { throw StoreError.unavailable("too many writes waiting") }
+        return try await withCheckedThrowingContinuation { continuation in
             queue.append(Pending(plan: plan, now: now, keys: plan.rowKeys, continuation: continuation))
             startStatements()
         }

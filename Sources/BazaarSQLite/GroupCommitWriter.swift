@@ -28,14 +28,20 @@ final class GroupCommitWriter: Sendable {
     private let pool: DatabasePool
     /// The most writes one transaction holds (1: every write commits alone, as without grouping).
     let maxBatch: Int
+    /// The most writes that may wait for a transaction; one more is refused at once
+    /// (``StoreError/unavailable(_:)``, answered 503 with `Retry-After`) rather than queued
+    /// without end while the disk falls behind.
+    let maxQueued: Int
     private let queue = Mutex(Queue())
     /// Transactions committed and writes in them, for tests and metrics.
     private let counts = Mutex((transactions: 0, writes: 0))
 
-    /// A writer on `pool` putting at most `maxBatch` writes in one transaction.
-    init(pool: DatabasePool, maxBatch: Int = 256) {
+    /// A writer on `pool` putting at most `maxBatch` writes in one transaction, with at most
+    /// `maxQueued` waiting.
+    init(pool: DatabasePool, maxBatch: Int = 256, maxQueued: Int = 4096) {
         self.pool = pool
         self.maxBatch = max(1, maxBatch)
+        self.maxQueued = max(1, maxQueued)
     }
 
     /// Transactions committed so far, and the writes they held.
@@ -54,11 +60,16 @@ final class GroupCommitWriter: Sendable {
                     return (succeeded, { continuation.resume(with: result) })
                 },
                 fail: { error in continuation.resume(throwing: error) })
-            let startDraining = queue.withLock { queue -> Bool in
+            let (accepted, startDraining) = queue.withLock { queue -> (Bool, Bool) in
+                guard queue.pending.count < maxQueued else { return (false, false) }
                 queue.pending.append(job)
-                guard !queue.draining else { return false }
+                guard !queue.draining else { return (true, false) }
                 queue.draining = true
-                return true
+                return (true, true)
+            }
+            guard accepted else {
+                continuation.resume(throwing: StoreError.unavailable("too many writes waiting"))
+                return
             }
             if startDraining { pool.asyncWriteWithoutTransaction { [self] db in drain(db) } }
         }

@@ -65,6 +65,29 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("past its waiting bound a write is refused at once as unavailable (503), and the queued ones still commit")
+    func pastTheWaitingBoundAWriteIsRefused() async throws {
+        try await StoreFixtures.withSQLiteStore { store in
+            let writer = GroupCommitWriter(pool: store.pool, maxQueued: 2)
+            let release = DispatchSemaphore(value: 0)
+            let holding = Mutex(false)
+            async let holder: Void = writer.write { _ in
+                holding.withLock { $0 = true }
+                release.wait()
+            }
+            while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            async let first: Int = writer.write { _ in 1 }
+            async let second: Int = writer.write { _ in 2 }
+            while writer.queuedWrites < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            await #expect(throws: StoreError.unavailable("too many writes waiting")) {
+                try await writer.write { _ in 3 }
+            }
+            release.signal()
+            let results = try await (holder, first, second)
+            #expect(results.1 == 1 && results.2 == 2)
+        }
+    }
+
     @Test("a write that fails rolls back alone; the write sharing its transaction commits")
     func aFailingWriteRollsBackAlone() async throws {
         try await StoreFixtures.withSQLiteStore { store in

@@ -96,6 +96,22 @@ struct PlanGroupCommitTests {
         #expect(Set(groups.last ?? []) == ["b", "c", "d"])
     }
 
+    @Test func pastTheWaitingBoundAPlanIsRefusedAtOnceAsUnavailableAndTheOthersStillApply() async throws {
+        let recorder = Recorder(held: 1)
+        let commit = PlanGroupCommit(maximumInFlight: 1, maximumPlans: 8, maximumWaiting: 2, apply: recorder.apply)
+        async let first = commit.submit(Self.plan("a", in: "c1"), now: Date())
+        await Self.waitUntilCalled(recorder, times: 1)
+        async let second = commit.submit(Self.plan("b", in: "c2"), now: Date())
+        async let third = commit.submit(Self.plan("c", in: "c3"), now: Date())
+        await Self.waitUntil(commit, holds: 2)
+        await #expect(throws: StoreError.unavailable("too many writes waiting")) {
+            try await commit.submit(Self.plan("d", in: "c4"), now: Date())
+        }
+        recorder.release()
+        _ = try await (first, second, third)
+        #expect(recorder.groups.withLock { $0 }.flatMap { $0 }.sorted() == ["a", "b", "c"])
+    }
+
     @Test func plansOnOneConversationNeverShareOrOverlapAStatementAndKeepTheirOrder() async throws {
         let recorder = Recorder(held: 1)
         let commit = PlanGroupCommit(maximumInFlight: 3, maximumPlans: 8, apply: recorder.apply)
