@@ -146,6 +146,7 @@ let package = Package(
             dependencies: [
                 "Dependencies", "BazaarAPI", "Networking",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -401,7 +402,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WebUITests",
-            dependencies: ["WebUI", "Dependencies", "BazaarAPI"],
+            dependencies: [
+                "WebUI", "Dependencies", "BazaarAPI",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -64,11 +64,19 @@ class ApiServer:
 
 
 class WebApp:
-    """`bazaar web` over the API server, on a port it picks, with its own config folder."""
+    """`bazaar web` over the API server, on a port it picks, with its own config folder (kept
+    across a restart, as an operator's would be)."""
 
-    def __init__(self, api, folder):
+    def __init__(self, api, folder, extra=()):
+        self.api = api
+        self.config = pathlib.Path(folder) / "web"
+        self.extra = list(extra)
+        self.start()
+
+    def start(self):
         self.process = subprocess.Popen(
-            [str(BIN / "bazaar"), "web", "--port", "0", "--server", api.url, "--config-dir", os.path.join(folder, "web")],
+            [str(BIN / "bazaar"), "web", "--port", "0", "--server", self.api.url, "--config-dir", str(self.config),
+             *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.url = wait_for_line(self.process, r"(http://127\.0\.0\.1:\d+)/").group(1)
 
@@ -78,6 +86,15 @@ class WebApp:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+    def crash(self):
+        """Killed with no chance to sign anyone out, as a crash or an OOM kill would."""
+        self.process.kill()
+        self.process.wait(timeout=20)
+
+    def browser_folders(self):
+        folder = self.config / "browsers"
+        return sorted(folder.iterdir()) if folder.exists() else []
 
 
 @pytest.fixture

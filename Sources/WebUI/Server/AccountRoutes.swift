@@ -1,6 +1,7 @@
 import BazaarAPI
 import Dependencies
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Networking
 
@@ -14,34 +15,45 @@ extension WebApp {
         router.post("/signin") { request, context in
             try await page(request, context, mutating: true) { page in
                 let username = page.form["username"] ?? ""
-                if let error = await page.account.signIn(username: username, password: page.form["password"] ?? "") {
+                let password = page.form["password"] ?? ""
+                let started = await sessions.start(replacing: page.signedInSessionID) {
+                    await $0.signIn(username: username, password: password)
+                }
+                switch started {
+                case .success(let session): return Self.signedIn(session, page: page)
+                case .failure(let error):
                     return page.render(
                         SignInView(nav: page.nav(), error: error.message, username: username), "signin",
                         status: .unauthorized)
                 }
-                return page.redirect(to: "/products")
             }
         }
         router.post("/register") { request, context in
             try await page(request, context, mutating: true) { page in
                 let username = page.form["username"] ?? ""
-                if let error = await page.account.register(
-                    username: username, displayName: page.form["displayName"] ?? "",
-                    password: page.form["password"] ?? "")
-                {
+                let displayName = page.form["displayName"] ?? ""
+                let password = page.form["password"] ?? ""
+                let started = await sessions.start(replacing: page.signedInSessionID) {
+                    await $0.register(username: username, displayName: displayName, password: password)
+                }
+                switch started {
+                case .success(let session): return Self.signedIn(session, page: page)
+                case .failure(let error):
                     let status: HTTPResponse.Status = error.kind == .invalidInput ? .unprocessableContent : .badRequest
                     return page.render(
                         SignInView(nav: page.nav(), error: error.message, username: username), "signin", status: status)
                 }
-                return page.redirect(to: "/products")
             }
         }
         router.post("/signout") { request, context in
             try await page(request, context, mutating: true) { page in
-                if let error = await page.account.signOut() {
-                    return page.failed(error, heading: "Signed out, with a problem")
-                }
-                return page.redirect(to: "/products")
+                var error: ScreenError?
+                if let id = page.signedInSessionID { error = await sessions.end(id) }
+                var response =
+                    error.map { page.failed($0, heading: "Signed out, with a problem") }
+                    ?? page.redirect(to: "/products")
+                response.headers.append(HTTPField(name: .setCookie, value: Self.expiring(Self.sessionCookieName)))
+                return response
             }
         }
         router.get("/profile") { request, context in
@@ -81,6 +93,15 @@ extension WebApp {
                 }
             }
         }
+    }
+
+    /// The answer to a sign-in or registration that started `session`: to the products, with the
+    /// new session's cookie in place of the visitor's.
+    private static func signedIn(_ session: BrowserSession, page: WebPage) -> Response {
+        var response = page.redirect(to: "/products")
+        response.headers.append(HTTPField(name: .setCookie, value: setting(sessionCookieName, to: session.id)))
+        response.headers.append(HTTPField(name: .setCookie, value: expiring(visitorCookieName)))
+        return response
     }
 
     private func profile(_ state: ProfileState, page: WebPage) -> Response {

@@ -8,32 +8,53 @@ import NIOCore
 
 /// `bazaar web`: the app as server-rendered HTML over the same feature modules the terminal uses.
 ///
-/// Each browser gets an opaque `HttpOnly`, `SameSite=Strict` cookie naming its own account (session,
-/// tokens, cache and outbox, all kept here); every state-changing request must carry the session's
-/// CSRF token and, when the browser sends one, an `Origin` of this app. Pages with live parts name a
-/// Server-Sent Events URL; the script swaps the fragments it sends.
+/// A visitor who has not signed in costs nothing: pages are drawn with one shared, signed-out
+/// stack, and the visitor's cookie and form token are random and signed, not stored. A sign-in or
+/// registration makes the browser an account of its own (session, tokens, cache and outbox, all
+/// kept here) under a new opaque `HttpOnly`, `SameSite=Strict` cookie. Every state-changing request
+/// must carry the session's CSRF token and, when the browser sends one, an `Origin` of this app;
+/// every request must name one of the app's host names. Pages with live parts name a Server-Sent
+/// Events URL; the script swaps the fragments it sends.
 public struct WebApp: Sendable {
-    static let cookieName = "bazaar_session"
+    static let sessionCookieName = "bazaar_session"
+    static let visitorCookieName = "bazaar_visitor"
     static let maximumBody = 6 << 20
 
     let sessions: BrowserSessions
     let renderer: PageRenderer
     let serverURL: URL
+    let hostNames: HostNames
     let logger: Logger
 
-    /// Makes the app over `factory`, which builds one account per browser; `serverURL` is the
-    /// Bazaar server's, against which its relative links (profile photos) resolve.
-    public init(factory: any BrowserAccountFactory, serverURL: URL, logger: Logger = Logger(label: "bazaar.web")) throws
-    {
+    /// Makes the app over `factory`, which builds the accounts; `serverURL` is the Bazaar
+    /// server's, against which its relative links (profile photos) resolve. Requests must name one
+    /// of `hostNames`; signed-in browsers are kept within `limits`, timed by `clock`.
+    public init<C: Clock<Duration>>(
+        factory: any BrowserAccountFactory, serverURL: URL, hostNames: HostNames = HostNames(),
+        limits: SessionLimits = SessionLimits(), clock: C = ContinuousClock(),
+        logger: Logger = Logger(label: "bazaar.web")
+    ) throws {
         self.serverURL = serverURL
-        sessions = BrowserSessions(factory: factory)
+        self.hostNames = hostNames
+        sessions = BrowserSessions(factory: factory, limits: limits, clock: clock)
         renderer = try PageRenderer()
         self.logger = logger
+    }
+
+    /// Signs out every browser, revoking their sessions: what the app does as it stops.
+    public func endAllSessions() async {
+        await sessions.endAll()
+    }
+
+    /// How many browsers are signed in now.
+    public var signedInCount: Int {
+        get async { await sessions.signedInCount }
     }
 
     /// The router with every page, form and live route.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: HostCheck(hostNames: hostNames))
         router.get("/") { _, _ in Response.redirect(to: "/products", type: .found) }
         router.get("/static/app.css") { _, _ in Self.asset(StaticAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/app.js") { _, _ in
@@ -46,17 +67,19 @@ public struct WebApp: Sendable {
         return router
     }
 
-    /// Runs `handle` with the browser's page context, setting the session cookie when it is new.
+    /// Runs `handle` with the browser's page context, setting the visitor cookie when it is new and
+    /// deleting a session cookie this process does not know.
     func page(
         _ request: Request, _ context: BasicRequestContext, mutating: Bool = false,
         _ handle: @Sendable (WebPage) async throws -> Response
     ) async throws -> Response {
-        let cookie = request.headers[.cookie].flatMap(Self.sessionCookie(in:))
-        let (session, account, isNew) = try await sessions.session(forCookie: cookie)
+        let cookies = request.headers[.cookie] ?? ""
+        let visit = try await sessions.visit(
+            sessionCookie: Self.cookie(Self.sessionCookieName, in: cookies),
+            visitorCookie: Self.cookie(Self.visitorCookieName, in: cookies))
         let page = WebPage(
-            session: session, account: account, renderer: renderer, serverURL: serverURL,
-            user: await account.signedInUser(),
-            dependencies: await account.dependencies())
+            session: visit.session, account: visit.account, renderer: renderer, serverURL: serverURL,
+            user: await visit.account?.signedInUser(), dependencies: visit.dependencies)
         var response: Response
         if mutating {
             // Forms are small; a photo upload is at most 5 MiB plus its multipart framing.
@@ -64,7 +87,7 @@ public struct WebApp: Sendable {
             // A multipart body (a file upload) carries its form token in the query instead.
             let isMultipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
             let fields = FormFields(isMultipart ? request.uri.query ?? "" : String(decoding: body, as: UTF8.self))
-            if let refusal = Self.refusal(request, fields: fields, session: session, isNew: isNew) {
+            if let refusal = Self.refusal(request, fields: fields, session: visit.session, isNew: visit.isNewVisitor) {
                 response = page.html(renderer.render(refusal, "error"), status: .forbidden)
             } else {
                 response = try await handle(page.with(form: fields, body: body))
@@ -72,8 +95,15 @@ public struct WebApp: Sendable {
         } else {
             response = try await handle(page)
         }
-        if isNew {
-            response.headers[.setCookie] = "\(Self.cookieName)=\(session.id); Path=/; HttpOnly; SameSite=Strict"
+        // A handler that started or ended a session has set its cookies already.
+        if !response.headers.contains(.setCookie) {
+            if visit.sentUnknownSession {
+                response.headers.append(HTTPField(name: .setCookie, value: Self.expiring(Self.sessionCookieName)))
+            }
+            if visit.isNewVisitor {
+                response.headers.append(
+                    HTTPField(name: .setCookie, value: Self.setting(Self.visitorCookieName, to: visit.session.id)))
+            }
         }
         SecurityHeaders.apply(to: &response.headers)
         return response
@@ -86,7 +116,7 @@ public struct WebApp: Sendable {
             title: "Refused", nav: nav, heading: "That request was refused",
             message: "It did not come from a page of this app (its form token or origin is wrong).",
             suggestion: "Go back, reload the page and try again.")
-        if isNew || fields["csrf"] != session.csrfToken { return forged }
+        if isNew || !session.accepts(formToken: fields["csrf"]) { return forged }
         if request.headers.contains(where: { $0.name.canonicalName == "sec-fetch-site" && $0.value == "cross-site" }) {
             return forged
         }
@@ -96,12 +126,23 @@ public struct WebApp: Sendable {
         return nil
     }
 
-    static func sessionCookie(in header: String) -> String? {
+    /// The value of cookie `name` in a `Cookie` header.
+    static func cookie(_ name: String, in header: String) -> String? {
         for part in header.split(separator: ";") {
             let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0] == cookieName { return String(pair[1]) }
+            if pair.count == 2, pair[0] == name { return String(pair[1]) }
         }
         return nil
+    }
+
+    /// A `Set-Cookie` value for a session cookie (ends with the browser session).
+    static func setting(_ name: String, to value: String) -> String {
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict"
+    }
+
+    /// A `Set-Cookie` value that deletes cookie `name`.
+    static func expiring(_ name: String) -> String {
+        "\(name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
     }
 
     static func asset(_ text: String, type: String) -> Response {

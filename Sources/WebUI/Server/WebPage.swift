@@ -9,7 +9,8 @@ import NIOCore
 /// how to answer with a page.
 struct WebPage: Sendable {
     let session: BrowserSession
-    let account: any BrowserAccount
+    /// The signed-in browser's account; `nil` for a visitor.
+    let account: (any BrowserAccount)?
     let renderer: PageRenderer
     let serverURL: URL
     let user: User?
@@ -42,6 +43,9 @@ struct WebPage: Sendable {
     func render(_ view: Any, _ template: String, status: HTTPResponse.Status = .ok) -> Response {
         html(renderer.render(view, template), status: status)
     }
+
+    /// The id of this browser's signed-in session, `nil` for a visitor.
+    var signedInSessionID: String? { account == nil ? nil : session.id }
 
     /// A redirect after a post (303, so the browser follows with a GET).
     func redirect(to path: String) -> Response {
