@@ -2,6 +2,7 @@ import BazaarAPI
 import Dependencies
 import Foundation
 import Logging
+import NIOSSL
 import Networking
 import Session
 
@@ -23,6 +24,9 @@ public actor LiveEventsConnection: LiveEventSource {
     private let network: AuthenticatedNetworkController
     private let backoff: RetryPolicy
     private let handshakeTimeout: Duration
+    private let tls: TLSConfiguration
+    /// Made from ``tls`` at the first `wss://` attempt and kept: loading roots is not free.
+    private var tlsContext: NIOSSLContext?
     private let logger: Logger
     private var subscribers: [UUID: AsyncStream<LiveConnectionEvent>.Continuation] = [:]
     private var worker: Task<Void, Never>?
@@ -32,7 +36,9 @@ public actor LiveEventsConnection: LiveEventSource {
     private var closeCode: UInt16?
     private var isOpen = false
 
-    /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is.
+    /// Makes a connection to `baseURL`'s event socket for the user whose controller `network` is:
+    /// `wss://` for an `https` base URL (verified against `tls`: the system's roots and the
+    /// server's name by default), `ws://` for `http`.
     ///
     /// `handshakeTimeout` bounds each attempt from connecting to the server's `ready`; an open socket
     /// then lives as long as the server keeps it.
@@ -40,6 +46,7 @@ public actor LiveEventsConnection: LiveEventSource {
         baseURL: URL, network: AuthenticatedNetworkController,
         backoff: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(250), maxDelay: .seconds(15)),
         handshakeTimeout: Duration = .seconds(10),
+        tls: TLSConfiguration = .makeClientConfiguration(),
         logger: Logger = Logger(label: "bazaar.live")
     ) {
         url =
@@ -48,6 +55,7 @@ public actor LiveEventsConnection: LiveEventSource {
         self.network = network
         self.backoff = backoff
         self.handshakeTimeout = handshakeTimeout
+        self.tls = tls
         self.logger = logger
     }
 
@@ -127,7 +135,17 @@ public actor LiveEventsConnection: LiveEventSource {
         opened = false
         closeCode = nil
         let limit = handshakeTimeout
-        let socket = LiveEventsSocket(url: url, authorization: "Bearer \(token)")
+        var configured = LiveEventsSocket(url: url, authorization: "Bearer \(token)")
+        if url.hasPrefix("wss:") {
+            do {
+                configured.tlsContext = try secureContext()
+            } catch {
+                // A configuration that cannot be loaded (a bad root file) fails every attempt alike.
+                logger.error("live events TLS configuration refused", metadata: ["error": "\(error)"])
+                return false
+            }
+        }
+        let socket = configured
         let handle = SocketHandle()
         await withTaskGroup(of: Bool.self) { group in
             // true: the socket ended; false: the handshake timeout passed (or the worker was stopped).
@@ -154,6 +172,14 @@ public actor LiveEventsConnection: LiveEventSource {
             group.cancelAll()
         }
         return opened
+    }
+
+    /// The TLS context for `wss://`, made once.
+    private func secureContext() throws -> NIOSSLContext {
+        if let tlsContext { return tlsContext }
+        let made = try NIOSSLContext(configuration: tls)
+        tlsContext = made
+        return made
     }
 
     /// Runs one socket until it closes, publishing what it receives.

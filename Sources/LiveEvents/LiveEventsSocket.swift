@@ -2,11 +2,13 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
-/// One WebSocket to the server's event route, on SwiftNIO's own WebSocket support: connect,
-/// upgrade with the caller's `Authorization`, then hand each text message to the caller until the
-/// server closes the socket, the handle cuts it, or the task is cancelled.
+/// One WebSocket to the server's event route, on SwiftNIO's own WebSocket support: connect (over
+/// TLS for `wss://`, verifying the server's certificate and name), upgrade with the caller's
+/// `Authorization`, then hand each text message to the caller until the server closes the socket,
+/// the handle cuts it, or the task is cancelled.
 ///
 /// It is written on NIO rather than a WebSocket client library because the handshake must be
 /// cut off at a deadline: a library that keeps the channel to itself can only be stopped by
@@ -14,14 +16,14 @@ import NIOWebSocket
 struct LiveEventsSocket: Sendable {
     /// Why a socket could not be opened.
     enum Failure: Error, CustomStringConvertible {
-        /// The URL has no host, or is not `ws://`.
+        /// The URL has no host, or is neither `ws://` nor `wss://`.
         case invalidURL(String)
         /// The server answered the handshake without upgrading (for example 401).
         case notUpgraded
 
         var description: String {
             switch self {
-            case .invalidURL(let url): "not a ws:// URL with a host: \(url)"
+            case .invalidURL(let url): "not a ws:// or wss:// URL with a host: \(url)"
             case .notUpgraded: "the server did not upgrade the connection to a WebSocket"
             }
         }
@@ -37,10 +39,13 @@ struct LiveEventsSocket: Sendable {
     /// (policy violation): the access token expired or the session was revoked.
     static let credentialEnded: UInt16 = 1008
 
-    /// The `ws://` URL of the event route, with any query.
+    /// The `ws://` or `wss://` URL of the event route, with any query.
     let url: String
     /// The `Authorization` header's value.
     let authorization: String
+    /// How a `wss://` server is trusted; `nil` makes one with the system's roots and full
+    /// verification of the certificate and the server's name.
+    var tlsContext: NIOSSLContext?
     /// The largest message accepted, whole or in fragments.
     var maxMessageBytes = 1 << 20
 
@@ -51,8 +56,11 @@ struct LiveEventsSocket: Sendable {
     func run(connectTimeout: Duration, handle: SocketHandle, receive: @Sendable (String) async -> Void) async throws
         -> UInt16?
     {
-        guard let url = URL(string: url), url.scheme == "ws", let host = url.host else { throw Failure.invalidURL(url) }
-        let port = url.port ?? 80
+        guard let url = URL(string: url), let scheme = url.scheme, scheme == "ws" || scheme == "wss",
+            let host = url.host, !host.isEmpty
+        else { throw Failure.invalidURL(url) }
+        let secure = scheme == "wss"
+        let port = url.port ?? (secure ? 443 : 80)
         var target = url.path.isEmpty ? "/" : url.path
         if let query = url.query { target += "?" + query }
         let head = HTTPRequestHead(
@@ -62,12 +70,20 @@ struct LiveEventsSocket: Sendable {
                 "Content-Length": "0",
             ])
         let maxBytes = maxMessageBytes
+        let tlsContext = secure ? try tlsContext ?? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        // SNI carries names only; an address is still checked against the certificate's IP entries.
+        let isAddress = host.contains(":") || host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let serverName = isAddress ? nil : host
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(TimeAmount(connectTimeout))
             .connect(host: host, port: port) { channel in
                 handle.attach(channel)
                 return channel.eventLoop.makeCompletedFuture {
-                    try Self.configure(channel, head: head, maxBytes: maxBytes, handle: handle)
+                    if let tlsContext {
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tlsContext, serverHostname: serverName))
+                    }
+                    return try Self.configure(channel, head: head, maxBytes: maxBytes, handle: handle)
                 }
             }
         switch try await upgrade.get() {
