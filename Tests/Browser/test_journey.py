@@ -69,20 +69,26 @@ def test_buyer_and_seller_chat_live(stack, browser, shoot):
     shoot(buyer)
 
 
+def first_message_sent(browser, base, seller, buyer, title, price):
+    """`seller` (username, name) lists `title`; `buyer` opens it and sends the first message.
+    Returns the buyer's page on the conversation once that message shows sent: the page's live
+    stream is up, so a server stopped after this is met by a stream that is already following."""
+    seller_page, buyer_page = browser.new_context().new_page(), browser.new_context().new_page()
+    register(seller_page, base, *seller)
+    sell(seller_page, base, title, price)
+    register(buyer_page, base, *buyer)
+    buyer_page.goto(f"{base}/products")
+    buyer_page.get_by_role("link", name=title).click()
+    buyer_page.get_by_role("button", name=f"Send message to {seller[1]}").click()
+    expect(message_list(buyer_page).get_by_text("Is it still available?")).to_be_visible()
+    first = message_list(buyer_page).locator("li", has_text="Is it still available?")
+    expect(first.locator(".state")).to_have_text("sent", timeout=15_000)
+    return buyer_page
+
+
 def test_message_sent_while_the_server_is_down_is_queued_then_sent_once(stack, browser, shoot):
     api, web = stack
-    seller, buyer = browser.new_context().new_page(), browser.new_context().new_page()
-    register(seller, web.url, "sid", "Sid Seller")
-    sell(seller, web.url, "Desk lamp", "15")
-    register(buyer, web.url, "ben", "Ben Buyer")
-    buyer.goto(f"{web.url}/products")
-    buyer.get_by_role("link", name="Desk lamp").click()
-    buyer.get_by_role("button", name="Send message to Sid Seller").click()
-    expect(message_list(buyer).get_by_text("Is it still available?")).to_be_visible()
-    # The page's live stream is up (it turned the first message to sent) before the server goes:
-    # a stream still making its first load when the server dies waits for the server to return.
-    first = message_list(buyer).locator("li", has_text="Is it still available?")
-    expect(first.locator(".state")).to_have_text("sent", timeout=15_000)
+    buyer = first_message_sent(browser, web.url, ("sid", "Sid Seller"), ("ben", "Ben Buyer"), "Desk lamp", "15")
 
     api.stop()
     buyer.get_by_label("Your message").fill("Sent while the server was away")

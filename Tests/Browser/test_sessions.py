@@ -7,7 +7,7 @@ import requests
 from playwright.sync_api import expect
 
 from conftest import WebApp
-from test_journey import message_list, register, sell
+from test_journey import first_message_sent, message_list, register
 
 
 def cookies_by_name(context):
@@ -102,15 +102,8 @@ def test_a_stop_signs_everyone_out(stack, browser, shoot):
 
 def test_messages_queued_at_sign_out_are_sent_at_the_next_sign_in(stack, browser, shoot):
     api, web = stack
-    seller, buyer = browser.new_context().new_page(), browser.new_context().new_page()
-    register(seller, web.url, "tam", "Tam Seller")
-    sell(seller, web.url, "Record player", "60")
-    register(buyer, web.url, "ivy", "Ivy Buyer")
-    buyer.goto(f"{web.url}/products")
-    buyer.get_by_role("link", name="Record player").click()
-    buyer.get_by_role("button", name="Send message to Tam Seller").click()
-    first = message_list(buyer).locator("li", has_text="Is it still available?")
-    expect(first.locator(".state")).to_have_text("sent", timeout=15_000)
+    buyer = first_message_sent(
+        browser, web.url, ("tam", "Tam Seller"), ("ivy", "Ivy Buyer"), "Record player", "60")
     conversation = buyer.url
 
     api.stop()

@@ -17,9 +17,7 @@ import Testing
 struct BrowserSessionTests {
     @Test("a visitor's requests make no account and keep nothing, however many come without a cookie")
     func visitorsCostNothing() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!)
-        try await Application(router: web.router()).test(.live) { client in
+        let (accounts, web) = try await servingWebApp { client, _ in
             var visitorIDs = Set<String>()
             for _ in 0..<200 {
                 let response = try await client.execute(uri: "/signin", method: .get)
@@ -35,9 +33,7 @@ struct BrowserSessionTests {
 
     @Test("a sign-in starts a new session id: neither the visitor's nor one planted in the browser")
     func signInRotatesTheSessionID() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!)
-        try await Application(router: web.router()).test(.live) { client in
+        let (accounts, web) = try await servingWebApp { client, _ in
             let planted = BrowserSession.make().id
             let browser = Browser(client: client, cookies: ["\(WebApp.sessionCookieName)=\(planted)"])
             let form = try await browser.get("/signin")
@@ -64,9 +60,7 @@ struct BrowserSessionTests {
 
     @Test("a sign-in post is refused without the visitor's own cookie and token (login CSRF)")
     func signInNeedsTheVisitorsOwnToken() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!)
-        try await Application(router: web.router()).test(.live) { client in
+        let (accounts, _) = try await servingWebApp { client, _ in
             let attacker = Browser(client: client)
             let attackerForm = try await attacker.get("/signin")
             let stolenToken = try attackerForm.formToken()
@@ -89,9 +83,7 @@ struct BrowserSessionTests {
 
     @Test("a wrong password leaves no account behind")
     func failedSignInKeepsNothing() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!)
-        try await Application(router: web.router()).test(.live) { client in
+        let (accounts, web) = try await servingWebApp { client, _ in
             let browser = Browser(client: client)
             let form = try await browser.visit("/signin")
             let refused = try await browser.post(
@@ -106,9 +98,7 @@ struct BrowserSessionTests {
 
     @Test("signing out ends the account and deletes the cookie; signing in again ends the previous account")
     func signOutAndSignInAgain() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!)
-        try await Application(router: web.router()).test(.live) { client in
+        let (accounts, web) = try await servingWebApp { client, accounts in
             let browser = Browser(client: client)
             try await browser.signIn()
             let first = try #require(browser.session)
@@ -127,12 +117,9 @@ struct BrowserSessionTests {
 
     @Test("past the limit, the browser unused longest is signed out")
     func boundedRegistry() async throws {
-        let accounts = FakeAccounts()
         let clock = ManualClock()
-        let web = try WebApp(
-            factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!,
-            limits: SessionLimits(maximumSignedIn: 2), clock: clock)
-        try await Application(router: web.router()).test(.live) { client in
+        let (_, web) = try await servingWebApp(limits: SessionLimits(maximumSignedIn: 2), clock: clock) {
+            client, accounts in
             let browsers = (0..<3).map { _ in Browser(client: client) }
             for browser in browsers {
                 try await browser.signIn()
@@ -147,12 +134,9 @@ struct BrowserSessionTests {
 
     @Test("a browser unused for the idle timeout is signed out by the next request")
     func idleSessionsEnd() async throws {
-        let accounts = FakeAccounts()
         let clock = ManualClock()
-        let web = try WebApp(
-            factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!,
-            limits: SessionLimits(idleTimeout: .seconds(3600)), clock: clock)
-        try await Application(router: web.router()).test(.live) { client in
+        let (_, web) = try await servingWebApp(limits: SessionLimits(idleTimeout: .seconds(3600)), clock: clock) {
+            client, accounts in
             let idle = Browser(client: client)
             let active = Browser(client: client)
             try await idle.signIn()
@@ -169,11 +153,7 @@ struct BrowserSessionTests {
 
     @Test("requests for a host name the app was not given are refused before any session (DNS rebinding)")
     func foreignHostsAreRefused() async throws {
-        let accounts = FakeAccounts()
-        let web = try WebApp(
-            factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!,
-            hostNames: HostNames(["bazaar.example.org"]))
-        try await Application(router: web.router()).test(.live) { client in
+        try await servingWebApp(hostNames: HostNames(["bazaar.example.org"])) { client, _ in
             let port = try #require(client.port)
             let raw = TestClient(
                 host: "127.0.0.1", port: port, configuration: .init(),
@@ -208,6 +188,21 @@ struct BrowserSessionTests {
 }
 
 // MARK: - Helpers
+
+/// Serves a ``WebApp`` over fake accounts on loopback for the duration of `body`; answers the
+/// accounts and the app, for what they recorded.
+@discardableResult
+private func servingWebApp(
+    hostNames: HostNames = HostNames(), limits: SessionLimits = SessionLimits(), clock: ManualClock = ManualClock(),
+    _ body: @escaping @Sendable (any TestClientProtocol, FakeAccounts) async throws -> Void
+) async throws -> (FakeAccounts, WebApp) {
+    let accounts = FakeAccounts()
+    let web = try WebApp(
+        factory: accounts, serverURL: URL(string: "http://127.0.0.1:1")!, hostNames: hostNames, limits: limits,
+        clock: clock)
+    try await Application(router: web.router()).test(.live) { client in try await body(client, accounts) }
+    return (accounts, web)
+}
 
 /// A browser's cookie jar over the test client.
 private final class Browser: Sendable {
