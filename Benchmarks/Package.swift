@@ -110,6 +110,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "security-load",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "BazaarAPI", package: "Bazaar"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -60,9 +60,11 @@ public final class ServerProcess: @unchecked Sendable {
     ///   - bcryptCost: 4 keeps seeding fast; pass 10 (the server's default) to measure real logins.
     ///   - port: 0 for a free port, or a fixed one (to restart on the same address).
     ///   - folder: where the database lives; a new temporary folder when `nil`.
+    ///   - quotas: whether the server's write quotas (register and sign-in included) apply; off by
+    ///     default, so seeding thousands of users from one address is not refused.
     ///   - extraArguments: more `bazaar-server` options.
     public init(
-        bcryptCost: Int = 4, port: Int = 0, folder: URL? = nil, extraArguments: [String] = []
+        bcryptCost: Int = 4, port: Int = 0, folder: URL? = nil, quotas: Bool = false, extraArguments: [String] = []
     ) throws {
         let binary = try Self.releaseBinary()
         let folder =
@@ -72,7 +74,8 @@ public final class ServerProcess: @unchecked Sendable {
         self.folder = folder
         process = try BazaarProcess(
             sqlitePath: folder.appendingPathComponent("bazaar.sqlite").path, port: port, executablePath: binary,
-            bcryptCost: bcryptCost, extraArguments: ["--access-token-lifetime", "86400", "--no-quotas"] + extraArguments)
+            bcryptCost: bcryptCost,
+            extraArguments: ["--access-token-lifetime", "86400"] + (quotas ? [] : ["--no-quotas"]) + extraArguments)
         baseURL = process.baseURL
     }
 

@@ -94,7 +94,8 @@ struct Fanout: AsyncParsableCommand {
 
     /// Runs the whole measurement and prints the summary.
     func run() async throws {
-        try FileLimit.raise(toAtLeast: rlim_t(clients) * 2 + 256)
+        // Each process holds one end of every socket (the server child inherits this limit).
+        try FileLimit.raise(toAtLeast: rlim_t(clients) + 512)
         let server: ServerProcess?
         let baseURL: URL
         if let serverUrl {
@@ -108,7 +109,9 @@ struct Fanout: AsyncParsableCommand {
             let folder = databaseParent.map {
                 URL(fileURLWithPath: $0).appendingPathComponent("bazaar-fanout-\(UUID().uuidString)")
             }
-            let started = try ServerProcess(bcryptCost: bcryptCost, folder: folder)
+            // Every socket comes from this one address: the per-address connection cap must be off.
+            let started = try ServerProcess(
+                bcryptCost: bcryptCost, folder: folder, extraArguments: ["--max-connections-per-address", "0"])
             server = started
             baseURL = started.baseURL
         }

@@ -12,8 +12,9 @@ import WSClient
 import Glibc
 #endif
 
-/// Raises the soft limit of open files (1000 sockets on each side need 2000+ descriptors; the
-/// server child inherits the raised limit).
+/// Raises the soft limit of open files: each process holds one end of every socket (10 000 sockets
+/// need 10 000+ descriptors in the client and as many in the server child, which inherits the
+/// raised limit).
 enum FileLimit {
     /// Why the limit could not be raised.
     struct Failure: Error, CustomStringConvertible {
