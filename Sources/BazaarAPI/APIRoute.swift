@@ -68,6 +68,13 @@ public enum APIRoutes {
     public static let product = APIRoute(method: "GET", template: "/v1/products/{id}", requiresAuth: false)
     /// `POST /v1/products`: list a product for sale.
     public static let createProduct = APIRoute(method: "POST", template: "/v1/products", requiresAuth: true)
+    /// `PATCH /v1/products/{id}`: change a listing's title, description or price, as the seller.
+    public static let updateProduct = APIRoute(method: "PATCH", template: "/v1/products/{id}", requiresAuth: true)
+    /// `DELETE /v1/products/{id}`: take a listing down for good, as the seller.
+    public static let deleteProduct = APIRoute(method: "DELETE", template: "/v1/products/{id}", requiresAuth: true)
+    /// `PUT /v1/products/{id}/status`: mark a listing available, reserved or sold, as the seller.
+    public static let changeProductStatus = APIRoute(
+        method: "PUT", template: "/v1/products/{id}/status", requiresAuth: true)
     /// `POST /v1/products/{id}/photos`: add a photo (the image is the body) as the seller.
     public static let addProductPhoto = APIRoute(
         method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
@@ -109,7 +116,8 @@ public enum APIRoutes {
     /// Every route above, in the order the contract lists them.
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
-        product, createProduct, addProductPhoto, reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
+        product, createProduct, updateProduct, deleteProduct, changeProductStatus, addProductPhoto,
+        reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
         startConversation, conversation, messages, sendMessage, markRead,
         notifications, markNotificationsRead, events, health, metrics,
     ]

@@ -19,11 +19,19 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
     /// Its photos' URLs, relative to the server, in the seller's order: the first is the cover.
     /// A URL names one upload, so what it serves never changes.
     public var photoURLs: [String]
+    /// For sale, reserved or sold.
+    public var status: ProductStatus
+    /// When its seller last changed its title, description, price or status (its listing time until then).
+    public var updatedAt: Date
+    /// How many people have saved it.
+    public var favouriteCount: Int
 
-    /// Creates a product value.
+    /// Creates a product value; a new listing is available, unchanged since it was listed, and
+    /// saved by nobody.
     public init(
         id: String, sellerId: String, title: String, description: String, priceCents: Int,
-        currency: String, createdAt: Date, photoURLs: [String] = []
+        currency: String, createdAt: Date, photoURLs: [String] = [], status: ProductStatus = .available,
+        updatedAt: Date? = nil, favouriteCount: Int = 0
     ) {
         self.id = id
         self.sellerId = sellerId
@@ -33,13 +41,18 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
         self.currency = currency
         self.createdAt = createdAt
         self.photoURLs = photoURLs
+        self.status = status
+        self.updatedAt = updatedAt ?? createdAt
+        self.favouriteCount = favouriteCount
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sellerId, title, description, priceCents, currency, createdAt, photoURLs
+        case id, sellerId, title, description, priceCents, currency, createdAt, photoURLs, status, updatedAt
+        case favouriteCount
     }
 
-    /// Decodes a product; `photoURLs` may be missing (from a server before photos), meaning none.
+    /// Decodes a product. Fields a server before them did not send read as their first value:
+    /// no photos, available, unchanged since listed, saved by nobody.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -50,6 +63,9 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
         currency = try container.decode(String.self, forKey: .currency)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         photoURLs = try container.decodeIfPresent([String].self, forKey: .photoURLs) ?? []
+        status = try container.decodeIfPresent(ProductStatus.self, forKey: .status) ?? .available
+        updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
+        favouriteCount = try container.decodeIfPresent(Int.self, forKey: .favouriteCount) ?? 0
     }
 }
 

@@ -27,23 +27,26 @@ public struct ProductSearch: Sendable, Hashable {
     public var sellerId: String?
     /// The order; `nil` for the server's default (relevance with text, newest without).
     public var sort: ProductSort?
+    /// Which listings by status; `nil` for the server's default, only those available.
+    public var status: ProductStatusFilter?
 
     /// Makes a search; every part is optional.
     public init(
         text: String? = nil, minPriceCents: Int? = nil, maxPriceCents: Int? = nil, sellerId: String? = nil,
-        sort: ProductSort? = nil
+        sort: ProductSort? = nil, status: ProductStatusFilter? = nil
     ) {
         self.text = text
         self.minPriceCents = minPriceCents
         self.maxPriceCents = maxPriceCents
         self.sellerId = sellerId
         self.sort = sort
+        self.status = status
     }
 
     /// Whether the search asks for anything beyond the plain newest-first list.
     public var isEmpty: Bool {
         (text?.allSatisfy(\.isWhitespace) ?? true) && minPriceCents == nil && maxPriceCents == nil && sellerId == nil
-            && sort == nil
+            && sort == nil && status == nil
     }
 
     /// The query parameters of `GET /v1/products` for this search, absent parts left out.
@@ -54,6 +57,7 @@ public struct ProductSearch: Sendable, Hashable {
         if let maxPriceCents { parameters.append(("maxPriceCents", String(maxPriceCents))) }
         if let sellerId { parameters.append(("sellerId", sellerId)) }
         if let sort { parameters.append(("sort", sort.rawValue)) }
+        if let status { parameters.append(("status", status.rawValue)) }
         return parameters
     }
 }

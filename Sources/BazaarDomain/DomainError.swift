@@ -7,6 +7,9 @@ public enum DomainError: Error, Sendable, Equatable {
     case badRequest(code: String, message: String)
     /// A field breaks its rule (422): the field's name and the rule, as "must be …".
     case invalidField(String, String)
+    /// Well formed but against a rule of what it names (422): a `snake_case` code and a sentence
+    /// (for example `invalid_buyer`, `own_product`).
+    case unprocessable(code: String, message: String)
     /// Missing, or not the caller's to see (404, the same answer on purpose): what it was.
     case notFound(String)
     /// Conflicts with what exists (409): a `snake_case` code and a sentence.

@@ -11,13 +11,20 @@ public struct MarketplaceServices: Sendable {
     public let messages: MessageService
     /// Registering accounts.
     public let accounts: AccountService
+    /// Listing, editing, changing the status of and taking down products.
+    public let listings: ListingService
     /// The per-user write quotas and per-address read quotas the services charge.
     package let quotas: QuotaLimiter
 
-    /// The services over `store`, under `quotas`, hashing passwords with `hasher`, on `clock`.
-    package init(store: any BazaarStore, quotas: QuotaLimiter, hasher: PasswordHasher, clock: DomainClock) {
+    /// The services over `store`, announcing on `events`, under `quotas`, hashing passwords with
+    /// `hasher`, on `clock`.
+    package init(
+        store: any BazaarStore, events: any LiveEventBus, quotas: QuotaLimiter, hasher: PasswordHasher,
+        clock: DomainClock
+    ) {
         self.quotas = quotas
         messages = MessageService(store: store, quotas: quotas, clock: clock)
         accounts = AccountService(store: store, hasher: hasher, clock: clock)
+        listings = ListingService(store: store, events: events, quotas: quotas, clock: clock)
     }
 }

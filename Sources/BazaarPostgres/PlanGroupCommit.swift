@@ -129,6 +129,9 @@ extension WritePlan {
             case .claim(let claim): keys.insert("claim:\(claim.owner):\(claim.key)")
             case .appendMessage(let message): keys.insert("conversation:\(message.conversationId)")
             case .notify, .publish: break  // new rows with new ids
+            case .expectProduct(let id, _): keys.insert("product:\(id)")
+            case .saveProduct(let record): keys.insert("product:\(record.product.id)")
+            case .deleteProduct(let id): keys.insert("product:\(id)")
             }
         }
         return keys

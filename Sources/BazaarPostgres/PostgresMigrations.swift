@@ -212,6 +212,20 @@ package enum PostgresMigrations {
                 "CREATE INDEX refresh_tokens_used ON refresh_tokens (used_at)",
                 "CREATE INDEX sessions_revoked ON sessions (revoked_at)",
             ]),
+        // A listing's life: status and buyer, the version every change moves on, when it last
+        // changed and how many saved it; the default list and its price order read what is
+        // available by partial indexes of their own.
+        Migration(
+            name: "v9-listing-life",
+            statements: [
+                """
+                ALTER TABLE products ADD COLUMN status TEXT NOT NULL DEFAULT 'available',
+                    ADD COLUMN buyer_id TEXT REFERENCES users(id), ADD COLUMN version BIGINT NOT NULL DEFAULT 0,
+                    ADD COLUMN updated_at BIGINT, ADD COLUMN favourite_count INTEGER NOT NULL DEFAULT 0
+                """,
+                "CREATE INDEX products_available ON products (seq) WHERE status = 'available'",
+                "CREATE INDEX products_available_price ON products (price_cents, seq) WHERE status = 'available'",
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

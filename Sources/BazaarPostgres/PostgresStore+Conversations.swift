@@ -165,7 +165,8 @@ extension PostgresStore {
                 u.id, u.username, u.display_name, u.bio, u.password_hash, u.photo_digest, u.created_at,
                 p.id AS p_id, p.seller_id AS p_seller_id, p.title AS p_title, p.description AS p_description,
                 p.price_cents AS p_price_cents, p.currency AS p_currency, p.created_at AS p_created_at,
-                p.photo_ids AS p_photo_ids,
+                p.photo_ids AS p_photo_ids, p.status AS p_status, p.updated_at AS p_updated_at,
+                p.favourite_count AS p_favourite_count,
                 m.id AS m_id, m.conversation_id AS m_conversation_id, m.sender_id AS m_sender_id, m.body AS m_body,
                 m.created_at AS m_created_at,
                 (SELECT COUNT(*) FROM messages x

@@ -10,8 +10,18 @@ extension PostgresStore {
     /// transaction (`bazaar_publish_all`), notified when it commits: the rows and their events
     /// commit together or not at all, so an acknowledged write always reaches the sockets on
     /// every replica, and a rolled-back one never does.
+    ///
+    /// A plan that expects a product's version is applied apart, in a transaction of its own:
+    /// the product's row is locked and its version compared first, so of two changes decided on
+    /// the same version (on one replica or two) the second waits for the first and writes nothing.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
-        let claimed = try await groupCommit.submit(plan, now: now)
+        let claimed: Bool
+        if let expected = plan.expectedProduct {
+            guard let held = try await applyGuarded(plan, expecting: expected, now: now) else { return .stale }
+            claimed = held
+        } else {
+            claimed = try await groupCommit.submit(plan, now: now)
+        }
         guard !claimed, let claim = plan.writes.lazy.compactMap(\.claim).first else { return .applied }
         // Nothing of this plan was written; the earlier request's result is read now that its claim is committed.
         guard
@@ -22,6 +32,24 @@ extension PostgresStore {
         return .claimTaken(resultId: try taken.decode(String.self))
     }
 
+    /// Applies `plan` in a transaction that first locks the expected product's row: `nil` when
+    /// its version moved on (nothing written), else whether the plan's claim (if any) held.
+    private func applyGuarded(_ plan: WritePlan, expecting expected: (id: String, version: Int64), now: Date)
+        async throws -> Bool?
+    {
+        try await database.withTransaction { transaction in
+            let rows = try await transaction.rows(
+                "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
+            guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
+            var statement = PlanStatement()
+            try Self.add(plan, now: now, to: &statement)
+            guard
+                let row = try await transaction.rows(statement.query(atMillis: StoredValues.millis(now))).first
+            else { throw StoreError.corrupt("a plan's statement answered no row") }
+            return try row.decode(([Bool], Int64?).self).0.first ?? true
+        }
+    }
+
     /// Applies plans as one statement; answers, for each in order, whether its claim (if any) held.
     static func applyTogether(_ plans: [(plan: WritePlan, now: Date)], on database: PostgresDatabase) async throws
         -> [Bool]
@@ -29,20 +57,7 @@ extension PostgresStore {
         var statement = PlanStatement()
         for (index, (plan, now)) in plans.enumerated() {
             statement.beginPlan(index)
-            let nowMillis = StoredValues.millis(now)
-            var frames: [String] = []
-            var recipients: [String] = []
-            for write in plan.writes {
-                if case .publish(let event, let userIds) = write {
-                    // Encoded here, before the statement, so no connection is held while JSON is written.
-                    guard let frame = LiveEventFrame.encode(event) else { continue }
-                    frames.append(frame)
-                    recipients.append(Set(userIds).sorted().joined(separator: ","))
-                } else {
-                    add(write, at: nowMillis, to: &statement)
-                }
-            }
-            statement.addEvents(frames: frames, recipients: recipients)
+            try add(plan, now: now, to: &statement)
         }
         let latest = plans.map { StoredValues.millis($0.now) }.max() ?? 0
         guard let row = try await database.rows(statement.query(atMillis: latest)).first else {
@@ -52,9 +67,27 @@ extension PostgresStore {
         return claimed
     }
 
+    /// Adds the writes of one plan to its statement, its live events last.
+    private static func add(_ plan: WritePlan, now: Date, to statement: inout PlanStatement) throws {
+        let nowMillis = StoredValues.millis(now)
+        var frames: [String] = []
+        var recipients: [String] = []
+        for write in plan.writes {
+            if case .publish(let event, let userIds) = write {
+                // Encoded here, before the statement, so no connection is held while JSON is written.
+                guard let frame = LiveEventFrame.encode(event) else { continue }
+                frames.append(frame)
+                recipients.append(Set(userIds).sorted().joined(separator: ","))
+            } else {
+                try add(write, at: nowMillis, to: &statement)
+            }
+        }
+        statement.addEvents(frames: frames, recipients: recipients)
+    }
+
     /// Adds one write of a plan to its statement (its publishes are collected by
     /// ``applyTogether(_:on:)`` and written last, with ``PlanStatement/addEvents(frames:recipients:)``).
-    private static func add(_ write: StoredWrite, at nowMillis: Int64, to statement: inout PlanStatement) {
+    private static func add(_ write: StoredWrite, at nowMillis: Int64, to statement: inout PlanStatement) throws {
         switch write {
         case .claim(let claim):
             // The unique key decides a race between replicas: the second insert waits for the
@@ -106,7 +139,36 @@ extension PostgresStore {
                 RETURNING 1
                 """)
         case .publish:
-            break  // written last, by applyTogether
+            break  // written last, by add(_:now:to:)
+        case .expectProduct:
+            break  // checked under the row lock before the statement, by applyGuarded
+        case .saveProduct(let record):
+            let product = record.product
+            // Written only with the search vectors of the text it now has.
+            let vectors = try PostgresSearchVectors.vectors(title: product.title, description: product.description)
+            statement.addWrite(
+                """
+                UPDATE products SET title = \(statement.bind(product.title)),
+                    description = \(statement.bind(product.description)),
+                    price_cents = \(statement.bind(Int64(product.priceCents))), currency = \(statement.bind(product.currency)),
+                    status = \(statement.bind(product.status.rawValue)), buyer_id = \(statement.bind(record.buyerId)),
+                    updated_at = \(statement.bind(StoredValues.millis(product.updatedAt))),
+                    version = \(statement.bind(record.version)),
+                    search_vector = \(statement.bind(vectors.search))::TSVECTOR,
+                    title_vector = \(statement.bind(vectors.title))::TSVECTOR
+                WHERE id = \(statement.bind(product.id)) AND \(statement.gate)
+                RETURNING 1
+                """)
+        case .deleteProduct(let id):
+            // The conversations about it and its photos first (the foreign keys are checked when
+            // the statement ends, with every row as it leaves them).
+            let product = statement.bind(id)
+            statement.addWrite(
+                "UPDATE conversations SET product_id = NULL WHERE product_id = \(product) AND \(statement.gate) RETURNING 1"
+            )
+            statement.addWrite(
+                "DELETE FROM product_photos WHERE product_id = \(product) AND \(statement.gate) RETURNING 1")
+            statement.addWrite("DELETE FROM products WHERE id = \(product) AND \(statement.gate) RETURNING 1")
         }
     }
 }

@@ -23,6 +23,32 @@ extension PostgresStore {
             .map(Self.product)
     }
 
+    /// The product with this id as stored, or `nil`.
+    public func productRecord(id: String) async throws -> ProductRecord? {
+        guard
+            let row = try await database.rows(
+                "SELECT \(unescaped: Self.productColumns), buyer_id, version FROM products WHERE id = \(id)"
+            ).first
+        else { return nil }
+        let cells = row.makeRandomAccess()
+        return ProductRecord(
+            product: try Self.product(cells, prefix: ""), buyerId: try cells["buyer_id"].decode(String?.self),
+            version: try cells["version"].decode(Int64.self))
+    }
+
+    /// Whether the two users have a conversation about the product.
+    public func hasConversation(about productId: String, between userId: String, and otherUserId: String)
+        async throws -> Bool
+    {
+        let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
+        let rows = try await database.rows(
+            """
+            SELECT EXISTS (SELECT 1 FROM conversations WHERE user_low = \(low) AND user_high = \(high)
+                AND product_id = \(productId))
+            """)
+        return try rows.first?.decode(Bool.self) ?? false
+    }
+
     /// One ordered run of products. With text, newest first: a rare search (by
     /// ``PostgresTermStatistics``) reads its every match through the GIN index and sorts them; a
     /// common one is left to the planner, which walks the list newest first and stops at the page's end.
@@ -79,6 +105,10 @@ extension PostgresStore {
         if let minimum = scan.filters.minPriceCents { conditions.append("price_cents >= \(bind(minimum))") }
         if let maximum = scan.filters.maxPriceCents { conditions.append("price_cents <= \(bind(maximum))") }
         if let seller = scan.filters.sellerId { conditions.append("seller_id = \(bind(seller))") }
+        if let status = scan.filters.status.status {
+            // A literal, as the partial indexes write it, so the planner can match them.
+            conditions.append("status = '\(status.rawValue)'")
+        }
         let orderBy: String
         switch scan.order {
         case .newest:

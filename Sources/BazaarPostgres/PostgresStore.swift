@@ -49,7 +49,8 @@ public struct PostgresStore: BazaarStore {
 
 extension PostgresStore {
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
-    static let productColumns = "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids"
+    static let productColumns =
+        "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
     static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at"
     static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at"
 
@@ -74,6 +75,7 @@ extension PostgresStore {
     /// A product from columns named `prefix + name` (joins prefix them to tell tables apart).
     static func product(_ cells: PostgresRandomAccessRow, prefix: String) throws -> Product {
         let id = try cells[prefix + "id"].decode(String.self)
+        let createdAt = StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self))
         return Product(
             id: id,
             sellerId: try cells[prefix + "seller_id"].decode(String.self),
@@ -81,9 +83,12 @@ extension PostgresStore {
             description: try cells[prefix + "description"].decode(String.self),
             priceCents: try cells[prefix + "price_cents"].decode(Int.self),
             currency: try cells[prefix + "currency"].decode(String.self),
-            createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
+            createdAt: createdAt,
             photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(
-                productId: id))
+                productId: id),
+            status: try StoredValues.productStatus(try cells[prefix + "status"].decode(String.self)),
+            updatedAt: try cells[prefix + "updated_at"].decode(Int64?.self).map(StoredValues.date) ?? createdAt,
+            favouriteCount: try cells[prefix + "favourite_count"].decode(Int.self))
     }
 
     /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).

@@ -171,6 +171,22 @@ enum SQLiteMigrations {
                     CREATE INDEX sessions_revoked ON sessions (revoked_at);
                     """)
         }
+        // A listing's life: its status and buyer, the version every change moves on (a change
+        // applies only to the version it was decided on), when it last changed, and how many saved
+        // it. The default list and its price order read only what is available, by indexes of
+        // their own, so sold listings cost them nothing.
+        migrator.registerMigration("v5-listing-life") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE products ADD COLUMN status TEXT NOT NULL DEFAULT 'available';
+                    ALTER TABLE products ADD COLUMN buyer_id TEXT REFERENCES users(id);
+                    ALTER TABLE products ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE products ADD COLUMN updated_at INTEGER;
+                    ALTER TABLE products ADD COLUMN favourite_count INTEGER NOT NULL DEFAULT 0;
+                    CREATE INDEX products_available ON products (seq) WHERE status = 'available';
+                    CREATE INDEX products_available_price ON products (price_cents, seq) WHERE status = 'available';
+                    """)
+        }
         return migrator
     }
 }

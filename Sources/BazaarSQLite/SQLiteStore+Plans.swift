@@ -14,10 +14,14 @@ extension SQLiteStore {
             written = try await writer.write { db in try Self.write(plan, at: nowMillis, into: db) }
         } catch let taken as ClaimTaken {
             return .claimTaken(resultId: taken.resultId)
+        } catch is ProductMoved {
+            return .stale
         }
         switch written {
         case .claimTaken(let resultId):
             return .claimTaken(resultId: resultId)
+        case .stale:
+            return .stale
         case .applied(let appended):
             // Committed: the pages held of a conversation gain its message before anyone hears of it.
             for (message, seq) in appended { newestMessages.add(message, at: seq) }
@@ -35,7 +39,12 @@ extension SQLiteStore {
         /// A claim was taken before the plan wrote anything: nothing to roll back, so the job
         /// ends as a read and the writes sharing its transaction are untouched.
         case claimTaken(String)
+        /// The expected product had moved on before the plan wrote anything.
+        case stale
     }
+
+    /// The expected product moved on after the plan wrote: thrown to roll its savepoint back.
+    private struct ProductMoved: Error {}
 
     /// A claim found taken after the plan wrote: thrown to roll the plan's savepoint back.
     private struct ClaimTaken: Error {
@@ -79,6 +88,35 @@ extension SQLiteStore {
                     ])
             case .publish:
                 break  // after the commit, in apply
+            case .expectProduct(let id, let version):
+                // Writers are serialised: the version read here is the one the writes below change.
+                let current = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT version FROM products WHERE id = ?"), arguments: [id])
+                if current != version {
+                    if wrote { throw ProductMoved() }
+                    return .stale
+                }
+            case .saveProduct(let record):
+                wrote = true
+                let product = record.product
+                try db.run(
+                    sql: """
+                        UPDATE products SET title = ?, description = ?, price_cents = ?, currency = ?, status = ?,
+                            buyer_id = ?, updated_at = ?, version = ?
+                        WHERE id = ?
+                        """,
+                    arguments: [
+                        product.title, product.description, product.priceCents, product.currency,
+                        product.status.rawValue, record.buyerId, StoredValues.millis(product.updatedAt), record.version,
+                        product.id,
+                    ])
+            case .deleteProduct(let id):
+                wrote = true
+                // Conversations about it stay, about no product; then its photos, then the row
+                // (the full-text indexes follow by trigger).
+                try db.run(sql: "UPDATE conversations SET product_id = NULL WHERE product_id = ?", arguments: [id])
+                try db.run(sql: "DELETE FROM product_photos WHERE product_id = ?", arguments: [id])
+                try db.run(sql: "DELETE FROM products WHERE id = ?", arguments: [id])
             }
         }
         for claim in claims {

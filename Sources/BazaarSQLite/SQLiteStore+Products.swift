@@ -26,6 +26,29 @@ extension SQLiteStore {
         try await pool.read { db in try Self.fetchProduct(db, id: id) }
     }
 
+    /// The product with this id as stored, or `nil`.
+    public func productRecord(id: String) async throws -> ProductRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM products WHERE id = ?"), arguments: [id]).map(
+                Self.productRecord)
+        }
+    }
+
+    /// Whether the two users have a conversation about the product.
+    public func hasConversation(about productId: String, between userId: String, and otherUserId: String)
+        async throws -> Bool
+    {
+        let (low, high) = userId < otherUserId ? (userId, otherUserId) : (otherUserId, userId)
+        return try await pool.read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT EXISTS (SELECT 1 FROM conversations WHERE user_low = ? AND user_high = ? AND product_id = ?)"
+                ),
+                arguments: [low, high, productId]) ?? false
+        }
+    }
+
     /// One ordered run of products. A text condition is answered by the FTS5 index, whose rowid
     /// is `seq`: newest first it walks the index backwards from the position and stops at the limit.
     public func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct] {
@@ -77,6 +100,10 @@ extension SQLiteStore {
         if let seller = scan.filters.sellerId {
             conditions.append("p.seller_id = ?")
             arguments += [seller]
+        }
+        if let status = scan.filters.status.status {
+            // Written as the partial indexes' own condition (a literal), so the planner may use them.
+            conditions.append("p.status = '\(status.rawValue)'")
         }
         // Newest first reads the FTS index's own rowid order when there is a match.
         let orderBy: String

@@ -84,6 +84,8 @@ extension SQLiteStore {
 
     static func product(_ row: Row) throws -> Product {
         let id = try row.decode(String.self, forColumn: "id")
+        let createdAt = StoredValues.date(try row.decode(Int64.self, forColumn: "created_at"))
+        let status = try row.decode(String.self, forColumn: "status")
         return Product(
             id: id,
             sellerId: try row.decode(String.self, forColumn: "seller_id"),
@@ -91,10 +93,19 @@ extension SQLiteStore {
             description: try row.decode(String.self, forColumn: "description"),
             priceCents: try row.decode(Int.self, forColumn: "price_cents"),
             currency: try row.decode(String.self, forColumn: "currency"),
-            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
+            createdAt: createdAt,
             photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(
-                productId: id)
+                productId: id),
+            status: try StoredValues.productStatus(status),
+            updatedAt: try row.decode(Int64?.self, forColumn: "updated_at").map(StoredValues.date) ?? createdAt,
+            favouriteCount: try row.decode(Int.self, forColumn: "favourite_count")
         )
+    }
+
+    static func productRecord(_ row: Row) throws -> ProductRecord {
+        ProductRecord(
+            product: try product(row), buyerId: try row.decode(String?.self, forColumn: "buyer_id"),
+            version: try row.decode(Int64.self, forColumn: "version"))
     }
 
     static func message(_ row: Row) throws -> Message {

@@ -63,7 +63,8 @@ public struct BazaarServer: Sendable {
             trustForwardedFor: configuration.trustForwardedFor,
             refreshReuseInterval: configuration.refreshReuseInterval,
             services: MarketplaceServices(
-                store: store, quotas: QuotaLimiter(policy: configuration.quotas), hasher: hasher,
+                store: store, events: backend.events, quotas: QuotaLimiter(policy: configuration.quotas),
+                hasher: hasher,
                 clock: DomainClock(now: configuration.now)),
             logger: logger)
         if configuration.seedDemo {

@@ -50,6 +50,11 @@ public protocol BazaarStore: Sendable {
     func createProduct(_ product: Product) async throws
     /// The product with this id, or `nil`.
     func product(id: String) async throws -> Product?
+    /// The product with this id as stored (its buyer and version), or `nil`.
+    func productRecord(id: String) async throws -> ProductRecord?
+    /// Whether `userId` and `otherUserId` have a conversation about product `productId`.
+    func hasConversation(about productId: String, between userId: String, and otherUserId: String) async throws
+        -> Bool
     /// Up to `scan.limit` products of one ordered, filtered run (see ``products(_:)`` for pages).
     func scanProducts(_ scan: ProductScan) async throws -> [ScannedProduct]
     /// Adds a photo as the last of a product `sellerId` sells.

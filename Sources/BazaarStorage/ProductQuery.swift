@@ -28,7 +28,7 @@ public struct ProductQuery: Sendable {
     }
 }
 
-/// Price and seller conditions on the product list.
+/// Status, price and seller conditions on the product list.
 public struct ProductFilters: Sendable, Equatable {
     /// The lowest price included, in minor units.
     public var minPriceCents: Int64?
@@ -36,12 +36,18 @@ public struct ProductFilters: Sendable, Equatable {
     public var maxPriceCents: Int64?
     /// Only this seller's products.
     public var sellerId: String?
+    /// Which statuses are listed: only available ones unless asked.
+    public var status: ProductStatusFilter
 
-    /// Makes filters; each is optional.
-    public init(minPriceCents: Int64? = nil, maxPriceCents: Int64? = nil, sellerId: String? = nil) {
+    /// Makes filters; each is optional, and the list shows what is available by default.
+    public init(
+        minPriceCents: Int64? = nil, maxPriceCents: Int64? = nil, sellerId: String? = nil,
+        status: ProductStatusFilter = .available
+    ) {
         self.minPriceCents = minPriceCents
         self.maxPriceCents = maxPriceCents
         self.sellerId = sellerId
+        self.status = status
     }
 }
 

@@ -1,3 +1,4 @@
+import BazaarAPI
 import Foundation
 
 /// How both engines store the values the wire shows in other forms: times as milliseconds since
@@ -6,6 +7,14 @@ import Foundation
 /// Written once here so that a row written by one engine reads back the same on the other, and a
 /// time stored and a time freshly made (``BazaarJSON/roundedToMillis(_:)``) compare equal.
 package enum StoredValues {
+    /// A product's `status` column as the wire's status; anything else is a corrupt row.
+    package static func productStatus(_ column: String) throws -> ProductStatus {
+        guard let status = ProductStatus(rawValue: column) else {
+            throw StoreError.corrupt("a product's status is \(column)")
+        }
+        return status
+    }
+
     /// Milliseconds since 1970, the unit every time column uses.
     package static func millis(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())

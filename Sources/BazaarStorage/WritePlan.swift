@@ -22,6 +22,12 @@ public struct WritePlan: Sendable, Equatable {
     public mutating func append(_ write: StoredWrite) {
         writes.append(write)
     }
+
+    /// The product version the plan expects, if it expects one.
+    public var expectedProduct: (id: String, version: Int64)? {
+        for case .expectProduct(let id, let version) in writes { return (id, version) }
+        return nil
+    }
 }
 
 /// One write of a ``WritePlan``: a primitive each engine implements once.
@@ -37,6 +43,17 @@ public enum StoredWrite: Sendable, Equatable {
     /// Announces a live event to the listed users' sockets, on every replica, when the plan
     /// commits (never if it does not).
     case publish(LiveEvent, to: [String])
+    /// Requires the product to be at `version` still, checked under the product's row lock before
+    /// anything is written: when another change moved it first, nothing of this plan is written
+    /// and the store answers ``PlanOutcome/stale``, so the rule is decided again on what is there
+    /// now. A plan expects at most one product, first.
+    case expectProduct(id: String, version: Int64)
+    /// Writes the fields of a product its seller changes (title, description, price, currency,
+    /// status, buyer, updated time) and its version, as the record holds them. Its favourite count
+    /// is not among them: favourites count themselves.
+    case saveProduct(ProductRecord)
+    /// Deletes a product and its photos; conversations about it stay, about no product.
+    case deleteProduct(id: String)
 }
 
 /// An idempotency key claimed for the result it produced.
@@ -63,6 +80,9 @@ public enum PlanOutcome: Sendable, Equatable {
     /// The plan's claim was taken by an earlier request, for the result with this id; nothing
     /// was written.
     case claimTaken(resultId: String)
+    /// The product the plan expected had changed (or gone) before the plan could be applied;
+    /// nothing was written.
+    case stale
 }
 
 /// The two members of a conversation.

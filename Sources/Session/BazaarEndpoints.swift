@@ -116,6 +116,25 @@ public enum BazaarEndpoints {
         AuthenticatedEndpoint(.post, APIRoutes.createProduct.template, parameters: .json(body))
     }
 
+    /// `PATCH /v1/products/{id}`: change the title, description, price or currency of one of
+    /// your products (fields left `nil` stay).
+    public static func updateProduct(id: String, _ body: UpdateProductRequest) -> AuthenticatedEndpoint<Product> {
+        AuthenticatedEndpoint(.patch, APIRoutes.updateProduct.path(id), parameters: .json(body))
+    }
+
+    /// `PUT /v1/products/{id}/status`: mark one of your products available, reserved or sold
+    /// (the last two for a buyer you have a conversation with about it).
+    public static func changeProductStatus(id: String, _ body: ChangeProductStatusRequest)
+        -> AuthenticatedEndpoint<Product>
+    {
+        AuthenticatedEndpoint(.put, APIRoutes.changeProductStatus.path(id), parameters: .json(body))
+    }
+
+    /// `DELETE /v1/products/{id}`: take one of your products down for good.
+    public static func deleteProduct(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.delete, APIRoutes.deleteProduct.path(id))
+    }
+
     // MARK: Conversations and messages
 
     /// `GET /v1/conversations`: a page of the signed-in user's conversations, newest activity first.

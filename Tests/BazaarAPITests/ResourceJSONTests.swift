@@ -48,11 +48,24 @@ struct ResourceJSONTests {
 
     @Test func productRoundTrips() throws {
         let json =
-            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","title":"Road bike"}"#
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","favouriteCount":3,"id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","status":"reserved","title":"Road bike","updatedAt":"2026-01-03T03:04:05.006Z"}"#
         let (product, encoded) = try roundTrip(Product.self, json)
         #expect(product.priceCents == 12000)
         #expect(product.photoURLs == ["/v1/products/p1/photos/f1"])
+        #expect(product.status == .reserved && product.favouriteCount == 3)
+        #expect(product.updatedAt > product.createdAt)
         #expect(encoded == json)
+    }
+
+    @Test("a product from a server before listings had a life reads as available, unchanged and unsaved")
+    func productWithoutItsLifeDecodesAsNew() throws {
+        let json =
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":[],"priceCents":1,"sellerId":"u1","title":"Old"}"#
+        let (product, _) = try roundTrip(Product.self, json)
+        #expect(product.status == .available && product.favouriteCount == 0 && product.updatedAt == product.createdAt)
+        #expect(throws: DecodingError.self) {
+            try roundTrip(Product.self, json.replacingOccurrences(of: #""title""#, with: #""status":"lost","title""#))
+        }
     }
 
     @Test("a product from a server before photos decodes with none")
@@ -75,7 +88,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithEverythingRoundTrips() throws {
         let json =
-            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","title":"Free chair"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")

@@ -37,6 +37,11 @@ struct BazaarEndpointsTests {
                 BazaarEndpoints.addProductPhoto(productId: "p", image: Data(), mediaType: .jpeg),
                 "/v1/products/{id}/photos"),
             closed(BazaarEndpoints.reorderProductPhotos(productId: "p", photoIds: []), "/v1/products/{id}/photos"),
+            closed(BazaarEndpoints.updateProduct(id: "p", UpdateProductRequest(priceCents: 1)), "/v1/products/{id}"),
+            closed(BazaarEndpoints.deleteProduct(id: "p"), "/v1/products/{id}"),
+            closed(
+                BazaarEndpoints.changeProductStatus(id: "p", ChangeProductStatusRequest(status: .available)),
+                "/v1/products/{id}/status"),
             open(BazaarEndpoints.productPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),
             closed(
                 BazaarEndpoints.removeProductPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),

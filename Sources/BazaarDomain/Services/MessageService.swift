@@ -71,6 +71,9 @@ public struct MessageService: Sendable {
             // A replay of a message already sent is not a new one.
             quotas.refund(.sendMessage, by: senderId)
             return .replayed(previous)
+        case .stale:
+            // A send expects no product's version, so no store answers this for it.
+            throw StoreError.corrupt("a message plan was answered as stale")
         }
     }
 }

@@ -104,6 +104,8 @@ extension APIError {
         switch error {
         case .badRequest(let code, let message): self = .badRequest(code, message)
         case .invalidField(let field, let rule): self = .invalidField(field, rule)
+        case .unprocessable(let code, let message):
+            self = APIError(status: .unprocessableContent, code: code, message: message)
         case .notFound(let what): self = .notFound(what)
         case .conflict(let code, let message): self = .conflict(code, message)
         case .rateLimited(let action, let retryAfter): self = .rateLimited(action, retryAfter: retryAfter)

@@ -9,7 +9,7 @@ import Hummingbird
 struct ProductListParameters {
     /// The parsed search text; `nil` when absent or blank.
     let expression: SearchExpression?
-    /// Price range and seller.
+    /// Price range, seller and status.
     let filters: ProductFilters
     /// The order: as asked, or relevance with search text and newest without.
     let order: ProductOrder
@@ -37,7 +37,15 @@ struct ProductListParameters {
         if let seller, !Validation.isId(seller) {
             throw APIError.invalidField("sellerId", "must be a user id")
         }
-        filters = ProductFilters(minPriceCents: minimum, maxPriceCents: maximum, sellerId: seller)
+        let status = try QueryParameters.string(parameters, "status").map { text in
+            guard let status = ProductStatusFilter(rawValue: text) else {
+                throw APIError.invalidField(
+                    "status", "must be one of \(ProductStatusFilter.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return status
+        }
+        filters = ProductFilters(
+            minPriceCents: minimum, maxPriceCents: maximum, sellerId: seller, status: status ?? .available)
         let sort = try QueryParameters.string(parameters, "sort").map { text in
             guard let sort = ProductSort(rawValue: text) else {
                 throw APIError.invalidField(
@@ -81,6 +89,7 @@ struct ProductListParameters {
         if filters != ProductFilters() {
             key +=
                 "\u{0}\(filters.minPriceCents ?? -1)\u{0}\(filters.maxPriceCents ?? -1)\u{0}" + (filters.sellerId ?? "")
+                + "\u{0}" + filters.status.rawValue
         }
         return key
     }

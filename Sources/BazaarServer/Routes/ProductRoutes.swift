@@ -4,7 +4,8 @@ import BazaarStorage
 import Foundation
 import Hummingbird
 
-/// `/v1/products*`: list and search (cursor-paged, cacheable), read one, list one for sale.
+/// `/v1/products*`: list and search (cursor-paged, cacheable), read one, and the seller's
+/// changes (list, edit, status, take down), which ``ListingService`` decides.
 struct ProductRoutes: RouteGroup {
     let deps: ServerDependencies
 
@@ -27,9 +28,10 @@ struct ProductRoutes: RouteGroup {
         }
         router.on(APIRoutes.product) { request, context in
             let id = try context.pathId("The product")
-            // Products do not change once listed, so a minute of caching is safe.
+            // A product changes (price, status), so clients revalidate; the ETag makes that a 304.
             return try await JSONResponse.cacheable(
-                key: "product\u{0}" + id, in: deps.publicReads, request: request, cacheControl: "public, max-age=60"
+                key: "product\u{0}" + id, in: deps.publicReads, request: request,
+                cacheControl: "public, max-age=0, must-revalidate"
             ) {
                 guard let product = try await deps.store.product(id: id) else { throw APIError.notFound("The product") }
                 return product
@@ -38,14 +40,26 @@ struct ProductRoutes: RouteGroup {
         router.on(APIRoutes.createProduct) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             let body = try await RequestBody.decode(CreateProductRequest.self, from: request)
-            try Validation.product(body)
-            try deps.quotas.charge(.listProduct, by: caller.userId)
-            let product = Product(
-                id: deps.newId(), sellerId: caller.userId, title: body.title, description: body.description,
-                priceCents: body.priceCents, currency: body.currency, createdAt: deps.now())
-            try await deps.store.createProduct(product)
-            await deps.events.productsChanged()
-            return try JSONResponse.make(product, status: .created)
+            return try JSONResponse.make(
+                try await deps.services.listings.create(body, by: caller.userId), status: .created)
+        }
+        router.on(APIRoutes.updateProduct) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let id = try context.pathId("The product")
+            let body = try await RequestBody.decode(UpdateProductRequest.self, from: request)
+            return try JSONResponse.make(try await deps.services.listings.edit(id, with: body, by: caller.userId))
+        }
+        router.on(APIRoutes.changeProductStatus) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let id = try context.pathId("The product")
+            let body = try await RequestBody.decode(ChangeProductStatusRequest.self, from: request)
+            return try JSONResponse.make(try await deps.services.listings.changeStatus(id, to: body, by: caller.userId))
+        }
+        router.on(APIRoutes.deleteProduct) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let id = try context.pathId("The product")
+            try await deps.services.listings.delete(id, by: caller.userId)
+            return Response(status: .noContent)
         }
     }
 }

@@ -85,7 +85,7 @@ struct MarketplaceServicesTests {
             let bob = try await fixtures.user("bob")
             let conversation = try await fixtures.conversation(bob, ada)
             let services = MarketplaceServices(
-                store: store, quotas: QuotaLimiter(policy: QuotaPolicy(messagesPerMinute: 2)),
+                store: store, events: SilentEventBus(), quotas: QuotaLimiter(policy: QuotaPolicy(messagesPerMinute: 2)),
                 hasher: PasswordHasher(cost: 4),
                 clock: DomainClock(now: { fixtures.now }))
             let first = try await services.messages.send("one", idempotencyKey: "k", to: conversation.id, from: bob.id)

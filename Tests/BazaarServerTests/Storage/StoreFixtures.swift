@@ -19,7 +19,8 @@ struct StoreFixtures {
         self.store = store
         self.now = now
         services = MarketplaceServices(
-            store: store, quotas: QuotaLimiter(policy: .unlimited), hasher: PasswordHasher(cost: 4),
+            store: store, events: SilentEventBus(), quotas: QuotaLimiter(policy: .unlimited),
+            hasher: PasswordHasher(cost: 4),
             clock: DomainClock(now: { now }))
     }
 
@@ -95,4 +96,11 @@ struct StoreFixtures {
     enum FixtureError: Error {
         case notCreated
     }
+}
+
+/// A bus that announces nothing: for rules whose announcements a test does not read.
+struct SilentEventBus: LiveEventBus {
+    func publish(_ event: LiveEvent, to userIds: [String]) async {}
+    func productsChanged() async {}
+    func sessionsRevoked(_ sessionIds: [String]) async {}
 }
