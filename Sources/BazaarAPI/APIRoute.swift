@@ -99,6 +99,20 @@ public enum APIRoutes {
     /// `POST /v1/conversations/{id}/messages`: send a message (needs `Idempotency-Key`).
     public static let sendMessage = APIRoute(
         method: "POST", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    /// `POST /v1/conversations/{id}/offers`: make an offer on the conversation's product (needs
+    /// `Idempotency-Key`).
+    public static let makeOffer = APIRoute(
+        method: "POST", template: "/v1/conversations/{id}/offers", requiresAuth: true)
+    /// `GET /v1/conversations/{id}/offers`: the conversation's offers, newest first.
+    public static let conversationOffers = APIRoute(
+        method: "GET", template: "/v1/conversations/{id}/offers", requiresAuth: true)
+    /// `POST /v1/offers/{id}/accept`: accept an offer on your product (it becomes reserved).
+    public static let acceptOffer = APIRoute(method: "POST", template: "/v1/offers/{id}/accept", requiresAuth: true)
+    /// `POST /v1/offers/{id}/decline`: decline an offer on your product.
+    public static let declineOffer = APIRoute(method: "POST", template: "/v1/offers/{id}/decline", requiresAuth: true)
+    /// `POST /v1/offers/{id}/withdraw`: take back your offer.
+    public static let withdrawOffer = APIRoute(
+        method: "POST", template: "/v1/offers/{id}/withdraw", requiresAuth: true)
     /// `POST /v1/conversations/{id}/read`: mark messages read.
     public static let markRead = APIRoute(method: "POST", template: "/v1/conversations/{id}/read", requiresAuth: true)
     /// `GET /v1/notifications`: the caller's notifications, newest first.
@@ -118,7 +132,8 @@ public enum APIRoutes {
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
         product, createProduct, updateProduct, deleteProduct, changeProductStatus, addProductPhoto,
         reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
-        startConversation, conversation, messages, sendMessage, markRead,
+        startConversation, conversation, messages, sendMessage, makeOffer, conversationOffers, acceptOffer,
+        declineOffer, withdrawOffer, markRead,
         notifications, markNotificationsRead, events, health, metrics,
     ]
 }

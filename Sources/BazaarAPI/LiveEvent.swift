@@ -8,6 +8,8 @@ public enum LiveEvent: Codable, Sendable, Equatable {
     case conversationRead(ConversationRead)
     /// The caller got a new notification (type `notification.created`).
     case notificationCreated(Notification)
+    /// An offer in one of the caller's conversations was made or decided (type `offer.updated`).
+    case offerUpdated(Offer)
     /// The socket is subscribed: every later event reaches it (type `ready`, always the first frame).
     case ready(Ready)
 
@@ -19,6 +21,8 @@ public enum LiveEvent: Codable, Sendable, Equatable {
         public static let conversationRead = "conversation.read"
         /// `notification.created`
         public static let notificationCreated = "notification.created"
+        /// `offer.updated`
+        public static let offerUpdated = "offer.updated"
         /// `ready`
         public static let ready = "ready"
     }
@@ -29,6 +33,7 @@ public enum LiveEvent: Codable, Sendable, Equatable {
         case .messageCreated: Kind.messageCreated
         case .conversationRead: Kind.conversationRead
         case .notificationCreated: Kind.notificationCreated
+        case .offerUpdated: Kind.offerUpdated
         case .ready: Kind.ready
         }
     }
@@ -48,6 +53,8 @@ public enum LiveEvent: Codable, Sendable, Equatable {
             self = .conversationRead(try container.decode(ConversationRead.self, forKey: .data))
         case Kind.notificationCreated:
             self = .notificationCreated(try container.decode(Notification.self, forKey: .data))
+        case Kind.offerUpdated:
+            self = .offerUpdated(try container.decode(Offer.self, forKey: .data))
         case Kind.ready:
             self = .ready(try container.decode(Ready.self, forKey: .data))
         default:
@@ -64,6 +71,7 @@ public enum LiveEvent: Codable, Sendable, Equatable {
         case .messageCreated(let message): try container.encode(message, forKey: .data)
         case .conversationRead(let read): try container.encode(read, forKey: .data)
         case .notificationCreated(let notification): try container.encode(notification, forKey: .data)
+        case .offerUpdated(let offer): try container.encode(offer, forKey: .data)
         case .ready(let ready): try container.encode(ready, forKey: .data)
         }
     }

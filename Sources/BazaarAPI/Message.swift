@@ -1,6 +1,8 @@
 import Foundation
 
-/// One chat message inside a conversation.
+/// One line of a conversation's timeline: a message someone wrote, or an offer or a decision on
+/// one, written by the server as a sentence (so every client shows it, also one that knows
+/// nothing of offers).
 public struct Message: Codable, Sendable, Equatable, Hashable {
     /// Opaque, stable identifier.
     public var id: String
@@ -8,17 +10,51 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
     public var conversationId: String
     /// The user who wrote it.
     public var senderId: String
-    /// The text: 1-4000 Unicode characters.
+    /// The text: 1-4000 Unicode characters (for an offer line, a sentence such as "Offered
+    /// 120.00 EUR").
     public var body: String
     /// When the server accepted it.
     public var createdAt: Date
+    /// A written message, or an offer's line.
+    public var kind: MessageKind
+    /// For an offer's line, the offer it is about.
+    public var offerId: String?
 
-    /// Creates a message value.
-    public init(id: String, conversationId: String, senderId: String, body: String, createdAt: Date) {
+    /// Creates a message value (a written one unless `kind` says otherwise).
+    public init(
+        id: String, conversationId: String, senderId: String, body: String, createdAt: Date, kind: MessageKind = .text,
+        offerId: String? = nil
+    ) {
         self.id = id
         self.conversationId = conversationId
         self.senderId = senderId
         self.body = body
         self.createdAt = createdAt
+        self.kind = kind
+        self.offerId = offerId
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, conversationId, senderId, body, createdAt, kind, offerId
+    }
+
+    /// Decodes a message; without `kind` (from a server before offers) it is a written one.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        conversationId = try container.decode(String.self, forKey: .conversationId)
+        senderId = try container.decode(String.self, forKey: .senderId)
+        body = try container.decode(String.self, forKey: .body)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        kind = try container.decodeIfPresent(MessageKind.self, forKey: .kind) ?? .text
+        offerId = try container.decodeIfPresent(String.self, forKey: .offerId)
+    }
+}
+
+/// What a timeline line is.
+public enum MessageKind: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Written by a member.
+    case text
+    /// An offer made, accepted, declined or withdrawn (the line's `offerId` names it).
+    case offer
 }

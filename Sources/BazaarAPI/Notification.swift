@@ -44,4 +44,10 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
 public enum NotificationType {
     /// Someone sent the caller a message.
     public static let newMessage = "message.new"
+    /// A buyer made an offer on the caller's product.
+    public static let offerReceived = "offer.received"
+    /// The seller accepted the caller's offer.
+    public static let offerAccepted = "offer.accepted"
+    /// The seller declined the caller's offer (or accepted another).
+    public static let offerDeclined = "offer.declined"
 }

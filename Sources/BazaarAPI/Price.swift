@@ -18,4 +18,12 @@ public enum Price {
         }
         return whole * 100 + (fraction.count == 1 ? value * 10 : value)
     }
+
+    /// Minor units as a person reads them, with the currency: 12000, `EUR` → `120.00 EUR`.
+    public static func text(cents: Int, currency: String) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let magnitude = cents.magnitude
+        let fraction = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction) \(currency)"
+    }
 }

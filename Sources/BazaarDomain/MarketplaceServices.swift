@@ -13,6 +13,8 @@ public struct MarketplaceServices: Sendable {
     public let accounts: AccountService
     /// Listing, editing, changing the status of and taking down products.
     public let listings: ListingService
+    /// Making and deciding offers.
+    public let offers: OfferService
     /// The per-user write quotas and per-address read quotas the services charge.
     package let quotas: QuotaLimiter
 
@@ -26,5 +28,6 @@ public struct MarketplaceServices: Sendable {
         messages = MessageService(store: store, quotas: quotas, clock: clock)
         accounts = AccountService(store: store, hasher: hasher, clock: clock)
         listings = ListingService(store: store, events: events, quotas: quotas, clock: clock)
+        offers = OfferService(store: store, events: events, quotas: quotas, clock: clock)
     }
 }

@@ -132,6 +132,8 @@ extension WritePlan {
             case .expectProduct(let id, _): keys.insert("product:\(id)")
             case .saveProduct(let record): keys.insert("product:\(record.product.id)")
             case .deleteProduct(let id): keys.insert("product:\(id)")
+            case .bumpProduct(let id, _): keys.insert("product:\(id)")
+            case .saveOffer(let offer): keys.insert("offer:\(offer.id)")
             }
         }
         return keys

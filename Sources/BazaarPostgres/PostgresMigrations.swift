@@ -226,6 +226,21 @@ package enum PostgresMigrations {
                 "CREATE INDEX products_available ON products (seq) WHERE status = 'available'",
                 "CREATE INDEX products_available_price ON products (price_cents, seq) WHERE status = 'available'",
             ]),
+        // Offers, and the timeline lines that tell of them (a message's kind and offer).
+        Migration(
+            name: "v10-offers",
+            statements: [
+                "ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'text', ADD COLUMN offer_id TEXT",
+                """
+                CREATE TABLE offers (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE, product_id TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    buyer_id TEXT NOT NULL REFERENCES users(id), amount_cents BIGINT NOT NULL, currency TEXT NOT NULL,
+                    status TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX offers_open ON offers (product_id, seq) WHERE status = 'open'",
+                "CREATE INDEX offers_conversation ON offers (conversation_id, seq)",
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -168,7 +168,7 @@ extension PostgresStore {
                 p.photo_ids AS p_photo_ids, p.status AS p_status, p.updated_at AS p_updated_at,
                 p.favourite_count AS p_favourite_count,
                 m.id AS m_id, m.conversation_id AS m_conversation_id, m.sender_id AS m_sender_id, m.body AS m_body,
-                m.created_at AS m_created_at,
+                m.created_at AS m_created_at, m.kind AS m_kind, m.offer_id AS m_offer_id,
                 (SELECT COUNT(*) FROM messages x
                  WHERE x.conversation_id = c.id AND x.sender_id <> \(viewerId) AND x.seq > COALESCE(r.last_read_seq, 0)) AS unread
             FROM conversations c

@@ -109,8 +109,10 @@ extension PostgresStore {
             let at = statement.bind(StoredValues.millis(message.createdAt))
             let inserted = statement.addWrite(
                 """
-                INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
-                SELECT \(id), \(conversation), \(sender), \(statement.bind(message.body)), \(at) WHERE \(statement.gate)
+                INSERT INTO messages (id, conversation_id, sender_id, body, created_at, kind, offer_id)
+                SELECT \(id), \(conversation), \(sender), \(statement.bind(message.body)), \(at),
+                    \(statement.bind(message.kind.rawValue)), \(statement.bind(message.offerId))
+                WHERE \(statement.gate)
                 RETURNING seq
                 """)
             // Conditional on the stored last message being older: of two sends committing at once,
@@ -157,6 +159,25 @@ extension PostgresStore {
                     search_vector = \(statement.bind(vectors.search))::TSVECTOR,
                     title_vector = \(statement.bind(vectors.title))::TSVECTOR
                 WHERE id = \(statement.bind(product.id)) AND \(statement.gate)
+                RETURNING 1
+                """)
+        case .bumpProduct(let id, let version):
+            statement.addWrite(
+                """
+                UPDATE products SET version = \(statement.bind(version))
+                WHERE id = \(statement.bind(id)) AND \(statement.gate) RETURNING 1
+                """)
+        case .saveOffer(let offer):
+            statement.addWrite(
+                """
+                INSERT INTO offers (id, product_id, conversation_id, buyer_id, amount_cents, currency, status, created_at,
+                    updated_at)
+                SELECT \(statement.bind(offer.id)), \(statement.bind(offer.productId)), \(statement.bind(offer.conversationId)),
+                    \(statement.bind(offer.buyerId)), \(statement.bind(Int64(offer.amountCents))), \(statement.bind(offer.currency)),
+                    \(statement.bind(offer.status.rawValue)), \(statement.bind(StoredValues.millis(offer.createdAt))),
+                    \(statement.bind(StoredValues.millis(offer.updatedAt)))
+                WHERE \(statement.gate)
+                ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
                 RETURNING 1
                 """)
         case .deleteProduct(let id):

@@ -51,7 +51,7 @@ extension PostgresStore {
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
-    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at"
+    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id"
     static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at"
 
     static func userRecord(_ row: PostgresRow) throws -> UserRecord {
@@ -93,11 +93,11 @@ extension PostgresStore {
 
     /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, _, conversationId, senderId, body, createdAt) = try row.decode(
-            (String, Int64, String, String, String, Int64).self)
+        let (id, _, conversationId, senderId, body, createdAt, kind, offerId) = try row.decode(
+            (String, Int64, String, String, String, Int64, String, String?).self)
         return Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
-            createdAt: StoredValues.date(createdAt))
+            createdAt: StoredValues.date(createdAt), kind: try StoredValues.messageKind(kind), offerId: offerId)
     }
 
     /// A message from columns named `prefix + name`.
@@ -107,7 +107,9 @@ extension PostgresStore {
             conversationId: try cells[prefix + "conversation_id"].decode(String.self),
             senderId: try cells[prefix + "sender_id"].decode(String.self),
             body: try cells[prefix + "body"].decode(String.self),
-            createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)))
+            createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
+            kind: try StoredValues.messageKind(try cells[prefix + "kind"].decode(String.self)),
+            offerId: try cells[prefix + "offer_id"].decode(String?.self))
     }
 
     static func notification(_ row: PostgresRow) throws -> BazaarAPI.Notification {

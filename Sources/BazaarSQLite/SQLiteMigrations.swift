@@ -187,6 +187,28 @@ enum SQLiteMigrations {
                     CREATE INDEX products_available_price ON products (price_cents, seq) WHERE status = 'available';
                     """)
         }
+        // Offers, and the timeline lines that tell of them (a message's kind and offer).
+        migrator.registerMigration("v6-offers") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE messages ADD COLUMN kind TEXT NOT NULL DEFAULT 'text';
+                    ALTER TABLE messages ADD COLUMN offer_id TEXT;
+                    CREATE TABLE offers (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        seq INTEGER NOT NULL UNIQUE,
+                        product_id TEXT NOT NULL,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                        buyer_id TEXT NOT NULL REFERENCES users(id),
+                        amount_cents INTEGER NOT NULL,
+                        currency TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        updated_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX offers_open ON offers (product_id, seq) WHERE status = 'open';
+                    CREATE INDEX offers_conversation ON offers (conversation_id, seq);
+                    """)
+        }
         return migrator
     }
 }

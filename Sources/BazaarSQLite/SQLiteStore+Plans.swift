@@ -110,6 +110,23 @@ extension SQLiteStore {
                         product.status.rawValue, record.buyerId, StoredValues.millis(product.updatedAt), record.version,
                         product.id,
                     ])
+            case .bumpProduct(let id, let version):
+                wrote = true
+                try db.run(sql: "UPDATE products SET version = ? WHERE id = ?", arguments: [version, id])
+            case .saveOffer(let offer):
+                wrote = true
+                try db.run(
+                    sql: """
+                        INSERT INTO offers (id, seq, product_id, conversation_id, buyer_id, amount_cents, currency, status,
+                            created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET status = excluded.status, updated_at = excluded.updated_at
+                        """,
+                    arguments: [
+                        offer.id, try nextSeq(db, table: .offers), offer.productId, offer.conversationId, offer.buyerId,
+                        offer.amountCents, offer.currency, offer.status.rawValue, StoredValues.millis(offer.createdAt),
+                        StoredValues.millis(offer.updatedAt),
+                    ])
             case .deleteProduct(let id):
                 wrote = true
                 // Conversations about it stay, about no product; then its photos, then the row
@@ -132,9 +149,14 @@ extension SQLiteStore {
         let at = StoredValues.millis(message.createdAt)
         let seq = try nextSeq(db, table: .messages)
         try db.run(
-            sql:
-                "INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [message.id, seq, message.conversationId, message.senderId, message.body, at])
+            sql: """
+                INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at, kind, offer_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                message.id, seq, message.conversationId, message.senderId, message.body, at, message.kind.rawValue,
+                message.offerId,
+            ])
         try db.run(
             sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",
             arguments: [at, message.id, message.conversationId])

@@ -65,7 +65,7 @@ extension SQLiteStore {
 
     /// Tables that carry a `seq` column (an allow-list, so no text reaches SQL unchecked).
     package enum SeqTable: String {
-        case products, messages, notifications
+        case products, messages, notifications, offers
     }
 
     static func userRecord(_ row: Row) throws -> UserRecord {
@@ -114,7 +114,9 @@ extension SQLiteStore {
             conversationId: try row.decode(String.self, forColumn: "conversation_id"),
             senderId: try row.decode(String.self, forColumn: "sender_id"),
             body: try row.decode(String.self, forColumn: "body"),
-            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at"))
+            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
+            kind: try StoredValues.messageKind(try row.decode(String.self, forColumn: "kind")),
+            offerId: try row.decode(String?.self, forColumn: "offer_id")
         )
     }
 
@@ -127,6 +129,19 @@ extension SQLiteStore {
             conversationId: try row.decode(String?.self, forColumn: "conversation_id"),
             messageId: try row.decode(String?.self, forColumn: "message_id")
         )
+    }
+
+    static func offer(_ row: Row) throws -> Offer {
+        Offer(
+            id: try row.decode(String.self, forColumn: "id"),
+            productId: try row.decode(String.self, forColumn: "product_id"),
+            conversationId: try row.decode(String.self, forColumn: "conversation_id"),
+            buyerId: try row.decode(String.self, forColumn: "buyer_id"),
+            amountCents: try row.decode(Int.self, forColumn: "amount_cents"),
+            currency: try row.decode(String.self, forColumn: "currency"),
+            status: try StoredValues.offerStatus(try row.decode(String.self, forColumn: "status")),
+            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
+            updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")))
     }
 
     static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"

@@ -89,6 +89,18 @@ public protocol BazaarStore: Sendable {
     func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws
         -> MarkReadOutcome?
 
+    // MARK: Offers
+
+    /// The offer with this id, or `nil`.
+    func offer(id: String) async throws -> Offer?
+    /// The open offers on a product, oldest first.
+    func openOffers(productId: String) async throws -> [Offer]
+    /// A conversation's offers, newest first (the caller checks the viewer is a member).
+    func offers(conversationId: String, before position: Int64?, limit: Int) async throws -> Slice<Offer>
+    /// What the request with this idempotency key made (the id it was claimed for), or `nil`
+    /// while the key is unused.
+    func idempotencyResult(owner: String, key: String) async throws -> String?
+
     // MARK: Rules' writes
 
     /// Applies the writes of one rule in one transaction; see ``WritePlan``.

@@ -54,6 +54,11 @@ public enum StoredWrite: Sendable, Equatable {
     case saveProduct(ProductRecord)
     /// Deletes a product and its photos; conversations about it stay, about no product.
     case deleteProduct(id: String)
+    /// Moves a product's version on without changing what it shows: a deal's write (an offer
+    /// made or decided) that must not apply on top of another one decided on the same version.
+    case bumpProduct(id: String, version: Int64)
+    /// Stores an offer as it now is: a new one, or the new status of one that exists.
+    case saveOffer(Offer)
 }
 
 /// An idempotency key claimed for the result it produced.

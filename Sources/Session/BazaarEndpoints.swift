@@ -173,6 +173,42 @@ public enum BazaarEndpoints {
             headers: [APIHeaders.idempotencyKey: idempotencyKey])
     }
 
+    /// `POST /v1/conversations/{id}/offers`: offer `amountCents` for the conversation's product,
+    /// exactly once per `idempotencyKey` (the same key again answers the same offer).
+    public static func makeOffer(conversationID: String, amountCents: Int, idempotencyKey: String)
+        -> AuthenticatedEndpoint<Offer>
+    {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.makeOffer.path(conversationID),
+            parameters: .json(CreateOfferRequest(amountCents: amountCents)),
+            headers: [APIHeaders.idempotencyKey: idempotencyKey])
+    }
+
+    /// `GET /v1/conversations/{id}/offers`: a page of the conversation's offers, newest first.
+    public static func offers(conversationID: String, cursor: String? = nil, limit: Int? = nil)
+        -> AuthenticatedEndpoint<Page<Offer>>
+    {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.conversationOffers.path(conversationID),
+            parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
+    /// `POST /v1/offers/{id}/accept`: accept an offer on your product (it becomes reserved for
+    /// the buyer; every other open offer on it is declined).
+    public static func acceptOffer(id: String) -> AuthenticatedEndpoint<Offer> {
+        AuthenticatedEndpoint(.post, APIRoutes.acceptOffer.path(id))
+    }
+
+    /// `POST /v1/offers/{id}/decline`: decline an offer on your product.
+    public static func declineOffer(id: String) -> AuthenticatedEndpoint<Offer> {
+        AuthenticatedEndpoint(.post, APIRoutes.declineOffer.path(id))
+    }
+
+    /// `POST /v1/offers/{id}/withdraw`: take back your offer.
+    public static func withdrawOffer(id: String) -> AuthenticatedEndpoint<Offer> {
+        AuthenticatedEndpoint(.post, APIRoutes.withdrawOffer.path(id))
+    }
+
     /// `POST /v1/conversations/{id}/read`: mark messages read up to one.
     public static func markRead(conversationID: String, upTo messageID: String) -> AuthenticatedEndpoint<EmptyResponse>
     {

@@ -18,4 +18,11 @@ struct PriceTests {
     func badPrices(text: String) {
         #expect(Price.cents(from: text) == nil)
     }
+
+    @Test(
+        "minor units read back as a person writes them, with the currency",
+        arguments: [(12_000, "120.00 EUR"), (450, "4.50 EUR"), (5, "0.05 EUR"), (0, "0.00 EUR"), (-105, "-1.05 EUR")])
+    func text(cents: Int, text: String) {
+        #expect(Price.text(cents: cents, currency: "EUR") == text)
+    }
 }

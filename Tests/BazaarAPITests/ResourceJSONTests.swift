@@ -88,7 +88,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithEverythingRoundTrips() throws {
         let json =
-            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")
@@ -112,7 +112,7 @@ struct ResourceJSONTests {
 
     @Test func lastPageWritesNullCursor() throws {
         let json =
-            #"{"items":[{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","senderId":"u1"}],"nextCursor":null}"#
+            #"{"items":[{"body":"hi","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u1"}],"nextCursor":null}"#
         let (page, encoded) = try roundTrip(Page<Message>.self, json)
         #expect(page.items.count == 1)
         #expect(page.nextCursor == nil)

@@ -33,7 +33,10 @@ struct JSONWriterTests {
             id: randomText(using: &generator), conversationId: UUID().uuidString.lowercased(),
             senderId: randomText(using: &generator), body: randomText(using: &generator),
             createdAt: Date(
-                timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator)))
+                timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator)),
+            // Half are offer lines, with the offer they tell of.
+            kind: Bool.random(using: &generator) ? .offer : .text,
+            offerId: Bool.random(using: &generator) ? randomText(using: &generator) : nil)
     }
 
     static func written(_ value: some JSONWritable) -> String {

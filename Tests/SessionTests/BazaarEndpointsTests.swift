@@ -53,6 +53,13 @@ struct BazaarEndpointsTests {
                 BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"),
                 "/v1/conversations/{id}/messages"),
             closed(BazaarEndpoints.markRead(conversationID: "c", upTo: "m"), "/v1/conversations/{id}/read"),
+            closed(
+                BazaarEndpoints.makeOffer(conversationID: "c", amountCents: 1, idempotencyKey: "k"),
+                "/v1/conversations/{id}/offers"),
+            closed(BazaarEndpoints.offers(conversationID: "c"), "/v1/conversations/{id}/offers"),
+            closed(BazaarEndpoints.acceptOffer(id: "o"), "/v1/offers/{id}/accept"),
+            closed(BazaarEndpoints.declineOffer(id: "o"), "/v1/offers/{id}/decline"),
+            closed(BazaarEndpoints.withdrawOffer(id: "o"), "/v1/offers/{id}/withdraw"),
             closed(BazaarEndpoints.notifications(), "/v1/notifications"),
             closed(
                 BazaarEndpoints.markNotificationsRead(MarkNotificationsReadRequest(all: true)), "/v1/notifications/read"

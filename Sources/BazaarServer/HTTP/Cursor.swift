@@ -14,6 +14,7 @@ enum Cursor {
         case messages = "m"
         case notifications = "n"
         case conversations = "c"
+        case offers = "o"
     }
 
     /// The most digits a position has: 18 always fit in an `Int64`.

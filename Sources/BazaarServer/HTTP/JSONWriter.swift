@@ -99,6 +99,12 @@ extension Message: JSONWritable {
         writer.date(createdAt)
         writer.raw(",\"id\":")
         writer.string(id)
+        writer.raw(",\"kind\":")
+        writer.string(kind.rawValue)
+        if let offerId {
+            writer.raw(",\"offerId\":")
+            writer.string(offerId)
+        }
         writer.raw(",\"senderId\":")
         writer.string(senderId)
         writer.raw("}")
