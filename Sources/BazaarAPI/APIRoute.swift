@@ -75,6 +75,14 @@ public enum APIRoutes {
     /// `PUT /v1/products/{id}/status`: mark a listing available, reserved or sold, as the seller.
     public static let changeProductStatus = APIRoute(
         method: "PUT", template: "/v1/products/{id}/status", requiresAuth: true)
+    /// `PUT /v1/products/{id}/favourite`: save a product (idempotent).
+    public static let saveFavourite = APIRoute(
+        method: "PUT", template: "/v1/products/{id}/favourite", requiresAuth: true)
+    /// `DELETE /v1/products/{id}/favourite`: stop saving a product (idempotent).
+    public static let removeFavourite = APIRoute(
+        method: "DELETE", template: "/v1/products/{id}/favourite", requiresAuth: true)
+    /// `GET /v1/users/me/favourites`: the products the caller saved, most recently saved first.
+    public static let favourites = APIRoute(method: "GET", template: "/v1/users/me/favourites", requiresAuth: true)
     /// `POST /v1/products/{id}/photos`: add a photo (the image is the body) as the seller.
     public static let addProductPhoto = APIRoute(
         method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
@@ -130,7 +138,8 @@ public enum APIRoutes {
     /// Every route above, in the order the contract lists them.
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
-        product, createProduct, updateProduct, deleteProduct, changeProductStatus, addProductPhoto,
+        product, createProduct, updateProduct, deleteProduct, changeProductStatus, saveFavourite, removeFavourite,
+        favourites, addProductPhoto,
         reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
         startConversation, conversation, messages, sendMessage, makeOffer, conversationOffers, acceptOffer,
         declineOffer, withdrawOffer, markRead,

@@ -14,11 +14,13 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
     public var conversationId: String?
     /// The message it is about, when it is about one.
     public var messageId: String?
+    /// The product it is about, when it is about one (a saved product's price or sale).
+    public var productId: String?
 
     /// Creates a notification value.
     public init(
         id: String, type: String, read: Bool, createdAt: Date, conversationId: String?,
-        messageId: String?
+        messageId: String?, productId: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -26,6 +28,7 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
         self.createdAt = createdAt
         self.conversationId = conversationId
         self.messageId = messageId
+        self.productId = productId
     }
 
     /// Encodes every field, writing `null` for the ids it is not about.
@@ -37,6 +40,7 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(conversationId, forKey: .conversationId)
         try container.encode(messageId, forKey: .messageId)
+        try container.encode(productId, forKey: .productId)
     }
 }
 
@@ -50,4 +54,8 @@ public enum NotificationType {
     public static let offerAccepted = "offer.accepted"
     /// The seller declined the caller's offer (or accepted another).
     public static let offerDeclined = "offer.declined"
+    /// A product the caller saved costs less now.
+    public static let favouritePriceDropped = "favourite.price_dropped"
+    /// A product the caller saved was sold.
+    public static let favouriteSold = "favourite.sold"
 }

@@ -15,6 +15,8 @@ public struct MarketplaceServices: Sendable {
     public let listings: ListingService
     /// Making and deciding offers.
     public let offers: OfferService
+    /// Saving products.
+    public let favourites: FavouriteService
     /// The per-user write quotas and per-address read quotas the services charge.
     package let quotas: QuotaLimiter
 
@@ -29,5 +31,6 @@ public struct MarketplaceServices: Sendable {
         accounts = AccountService(store: store, hasher: hasher, clock: clock)
         listings = ListingService(store: store, events: events, quotas: quotas, clock: clock)
         offers = OfferService(store: store, events: events, quotas: quotas, clock: clock)
+        favourites = FavouriteService(store: store, events: events, quotas: quotas, clock: clock)
     }
 }

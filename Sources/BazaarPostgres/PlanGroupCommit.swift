@@ -134,6 +134,8 @@ extension WritePlan {
             case .deleteProduct(let id): keys.insert("product:\(id)")
             case .bumpProduct(let id, _): keys.insert("product:\(id)")
             case .saveOffer(let offer): keys.insert("offer:\(offer.id)")
+            case .saveFavourite(_, let productId), .removeFavourite(_, let productId):
+                keys.insert("product:\(productId)")
             }
         }
         return keys

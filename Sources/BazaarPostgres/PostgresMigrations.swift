@@ -241,6 +241,20 @@ package enum PostgresMigrations {
                 "CREATE INDEX offers_open ON offers (product_id, seq) WHERE status = 'open'",
                 "CREATE INDEX offers_conversation ON offers (conversation_id, seq)",
             ]),
+        // Favourites (a product's count kept beside it) and what a notification is about.
+        Migration(
+            name: "v11-favourites",
+            statements: [
+                """
+                CREATE TABLE favourites (
+                    user_id TEXT NOT NULL REFERENCES users(id), product_id TEXT NOT NULL REFERENCES products(id),
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (user_id, product_id))
+                """,
+                "CREATE INDEX favourites_user ON favourites (user_id, seq)",
+                "CREATE INDEX favourites_product ON favourites (product_id)",
+                "ALTER TABLE notifications ADD COLUMN product_id TEXT",
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -133,10 +133,11 @@ extension PostgresStore {
         case .notify(let userId, let notification):
             statement.addWrite(
                 """
-                INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at)
+                INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at, product_id)
                 SELECT \(statement.bind(notification.id)), \(statement.bind(userId)), \(statement.bind(notification.type)),
                     \(statement.bind(notification.read)), \(statement.bind(notification.conversationId)),
-                    \(statement.bind(notification.messageId)), \(statement.bind(StoredValues.millis(notification.createdAt)))
+                    \(statement.bind(notification.messageId)), \(statement.bind(StoredValues.millis(notification.createdAt))),
+                    \(statement.bind(notification.productId))
                 WHERE \(statement.gate)
                 RETURNING 1
                 """)
@@ -180,10 +181,38 @@ extension PostgresStore {
                 ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
                 RETURNING 1
                 """)
+        case .saveFavourite(let userId, let productId):
+            // The count moves only with a save that is new; the update locks the product's row,
+            // so saves at once are counted one after the other.
+            let product = statement.bind(productId)
+            let saved = statement.addWrite(
+                """
+                INSERT INTO favourites (user_id, product_id, created_at)
+                SELECT \(statement.bind(userId)), \(product), \(statement.bind(nowMillis)) WHERE \(statement.gate)
+                ON CONFLICT DO NOTHING RETURNING 1
+                """)
+            statement.addWrite(
+                """
+                UPDATE products SET favourite_count = favourite_count + (SELECT count(*) FROM \(saved))
+                WHERE id = \(product) AND EXISTS (SELECT 1 FROM \(saved)) RETURNING 1
+                """)
+        case .removeFavourite(let userId, let productId):
+            let product = statement.bind(productId)
+            let removed = statement.addWrite(
+                """
+                DELETE FROM favourites WHERE user_id = \(statement.bind(userId)) AND product_id = \(product)
+                AND \(statement.gate) RETURNING 1
+                """)
+            statement.addWrite(
+                """
+                UPDATE products SET favourite_count = favourite_count - (SELECT count(*) FROM \(removed))
+                WHERE id = \(product) AND EXISTS (SELECT 1 FROM \(removed)) RETURNING 1
+                """)
         case .deleteProduct(let id):
-            // The conversations about it and its photos first (the foreign keys are checked when
-            // the statement ends, with every row as it leaves them).
+            // The conversations about it, its saves and its photos first (the foreign keys are
+            // checked when the statement ends, with every row as it leaves them).
             let product = statement.bind(id)
+            statement.addWrite("DELETE FROM favourites WHERE product_id = \(product) AND \(statement.gate) RETURNING 1")
             statement.addWrite(
                 "UPDATE conversations SET product_id = NULL WHERE product_id = \(product) AND \(statement.gate) RETURNING 1"
             )

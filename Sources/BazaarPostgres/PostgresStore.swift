@@ -52,7 +52,7 @@ extension PostgresStore {
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
     static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id"
-    static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at"
+    static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at, product_id"
 
     static func userRecord(_ row: PostgresRow) throws -> UserRecord {
         let cells = row.makeRandomAccess()
@@ -120,7 +120,8 @@ extension PostgresStore {
             read: try cells["is_read"].decode(Bool.self),
             createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)),
             conversationId: try cells["conversation_id"].decode(String?.self),
-            messageId: try cells["message_id"].decode(String?.self))
+            messageId: try cells["message_id"].decode(String?.self),
+            productId: try cells["product_id"].decode(String?.self))
     }
 
     /// A page from rows fetched with `LIMIT limit + 1`: the first `limit`, and the last one's

@@ -209,6 +209,22 @@ enum SQLiteMigrations {
                     CREATE INDEX offers_conversation ON offers (conversation_id, seq);
                     """)
         }
+        // Favourites (a product's count kept beside it) and what a notification is about.
+        migrator.registerMigration("v7-favourites") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE favourites (
+                        user_id TEXT NOT NULL REFERENCES users(id),
+                        product_id TEXT NOT NULL REFERENCES products(id),
+                        seq INTEGER NOT NULL UNIQUE,
+                        created_at INTEGER NOT NULL,
+                        PRIMARY KEY (user_id, product_id)
+                    );
+                    CREATE INDEX favourites_user ON favourites (user_id, seq);
+                    CREATE INDEX favourites_product ON favourites (product_id);
+                    ALTER TABLE notifications ADD COLUMN product_id TEXT;
+                    """)
+        }
         return migrator
     }
 }

@@ -78,13 +78,14 @@ extension SQLiteStore {
                 wrote = true
                 try db.run(
                     sql: """
-                        INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at,
+                            product_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         notification.id, try nextSeq(db, table: .notifications), userId, notification.type,
                         notification.read ? 1 : 0, notification.conversationId, notification.messageId,
-                        StoredValues.millis(notification.createdAt),
+                        StoredValues.millis(notification.createdAt), notification.productId,
                     ])
             case .publish:
                 break  // after the commit, in apply
@@ -127,8 +128,31 @@ extension SQLiteStore {
                         offer.amountCents, offer.currency, offer.status.rawValue, StoredValues.millis(offer.createdAt),
                         StoredValues.millis(offer.updatedAt),
                     ])
+            case .saveFavourite(let userId, let productId):
+                wrote = true
+                try db.run(
+                    sql: """
+                        INSERT INTO favourites (user_id, product_id, seq, created_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT DO NOTHING
+                        """,
+                    arguments: [userId, productId, try nextSeq(db, table: .favourites), nowMillis])
+                if db.changesCount > 0 {
+                    try db.run(
+                        sql: "UPDATE products SET favourite_count = favourite_count + 1 WHERE id = ?",
+                        arguments: [productId])
+                }
+            case .removeFavourite(let userId, let productId):
+                wrote = true
+                try db.run(
+                    sql: "DELETE FROM favourites WHERE user_id = ? AND product_id = ?", arguments: [userId, productId])
+                if db.changesCount > 0 {
+                    try db.run(
+                        sql: "UPDATE products SET favourite_count = favourite_count - 1 WHERE id = ?",
+                        arguments: [productId])
+                }
             case .deleteProduct(let id):
                 wrote = true
+                try db.run(sql: "DELETE FROM favourites WHERE product_id = ?", arguments: [id])
                 // Conversations about it stay, about no product; then its photos, then the row
                 // (the full-text indexes follow by trigger).
                 try db.run(sql: "UPDATE conversations SET product_id = NULL WHERE product_id = ?", arguments: [id])

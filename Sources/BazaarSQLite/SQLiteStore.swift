@@ -65,7 +65,7 @@ extension SQLiteStore {
 
     /// Tables that carry a `seq` column (an allow-list, so no text reaches SQL unchecked).
     package enum SeqTable: String {
-        case products, messages, notifications, offers
+        case products, messages, notifications, offers, favourites
     }
 
     static func userRecord(_ row: Row) throws -> UserRecord {
@@ -127,7 +127,8 @@ extension SQLiteStore {
             read: try row.decode(Int.self, forColumn: "is_read") != 0,
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
             conversationId: try row.decode(String?.self, forColumn: "conversation_id"),
-            messageId: try row.decode(String?.self, forColumn: "message_id")
+            messageId: try row.decode(String?.self, forColumn: "message_id"),
+            productId: try row.decode(String?.self, forColumn: "product_id")
         )
     }
 

@@ -89,6 +89,13 @@ public protocol BazaarStore: Sendable {
     func markRead(conversationId: String, viewerId: String, upTo messageId: String, now: Date) async throws
         -> MarkReadOutcome?
 
+    // MARK: Favourites
+
+    /// Who saved the product.
+    func favouriteUserIds(productId: String) async throws -> [String]
+    /// The products a user saved, most recently saved first, any status.
+    func favourites(userId: String, before position: Int64?, limit: Int) async throws -> Slice<Product>
+
     // MARK: Offers
 
     /// The offer with this id, or `nil`.

@@ -52,13 +52,18 @@ public enum StoredWrite: Sendable, Equatable {
     /// status, buyer, updated time) and its version, as the record holds them. Its favourite count
     /// is not among them: favourites count themselves.
     case saveProduct(ProductRecord)
-    /// Deletes a product and its photos; conversations about it stay, about no product.
+    /// Deletes a product, its photos and its saves; conversations about it stay, about no product.
     case deleteProduct(id: String)
     /// Moves a product's version on without changing what it shows: a deal's write (an offer
     /// made or decided) that must not apply on top of another one decided on the same version.
     case bumpProduct(id: String, version: Int64)
     /// Stores an offer as it now is: a new one, or the new status of one that exists.
     case saveOffer(Offer)
+    /// Saves a product for a user, once (saving it again changes nothing); the product's
+    /// favourite count goes up with a save that is new, in the same statement.
+    case saveFavourite(userId: String, productId: String)
+    /// Removes a user's save of a product, if there is one; the count goes down with it.
+    case removeFavourite(userId: String, productId: String)
 }
 
 /// An idempotency key claimed for the result it produced.

@@ -130,6 +130,22 @@ public enum BazaarEndpoints {
         AuthenticatedEndpoint(.put, APIRoutes.changeProductStatus.path(id), parameters: .json(body))
     }
 
+    /// `PUT /v1/products/{id}/favourite`: save a product (saving it again changes nothing).
+    public static func saveFavourite(productId: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.put, APIRoutes.saveFavourite.path(productId))
+    }
+
+    /// `DELETE /v1/products/{id}/favourite`: stop saving a product.
+    public static func removeFavourite(productId: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.delete, APIRoutes.removeFavourite.path(productId))
+    }
+
+    /// `GET /v1/users/me/favourites`: a page of the products you saved, most recently saved first.
+    public static func favourites(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<Page<Product>> {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.favourites.template, parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
     /// `DELETE /v1/products/{id}`: take one of your products down for good.
     public static func deleteProduct(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
         AuthenticatedEndpoint(.delete, APIRoutes.deleteProduct.path(id))

@@ -97,7 +97,7 @@ struct ResourceJSONTests {
 
     @Test func notificationWritesNullIdsWhenAboutNothing() throws {
         let json =
-            #"{"conversationId":null,"createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":null,"read":false,"type":"message.new"}"#
+            #"{"conversationId":null,"createdAt":"2026-01-02T03:04:05.006Z","id":"n1","messageId":null,"productId":null,"read":false,"type":"message.new"}"#
         let (notification, encoded) = try roundTrip(Notification.self, json)
         #expect(notification.type == NotificationType.newMessage)
         #expect(encoded == json)

@@ -39,6 +39,9 @@ struct BazaarEndpointsTests {
             closed(BazaarEndpoints.reorderProductPhotos(productId: "p", photoIds: []), "/v1/products/{id}/photos"),
             closed(BazaarEndpoints.updateProduct(id: "p", UpdateProductRequest(priceCents: 1)), "/v1/products/{id}"),
             closed(BazaarEndpoints.deleteProduct(id: "p"), "/v1/products/{id}"),
+            closed(BazaarEndpoints.saveFavourite(productId: "p"), "/v1/products/{id}/favourite"),
+            closed(BazaarEndpoints.removeFavourite(productId: "p"), "/v1/products/{id}/favourite"),
+            closed(BazaarEndpoints.favourites(), "/v1/users/me/favourites"),
             closed(
                 BazaarEndpoints.changeProductStatus(id: "p", ChangeProductStatusRequest(status: .available)),
                 "/v1/products/{id}/status"),

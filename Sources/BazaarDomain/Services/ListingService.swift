@@ -122,6 +122,34 @@ public struct ListingService: Sendable {
         throw DomainError.busy("The product is changing too often to be taken down now.", retryAfter: 1)
     }
 
+    /// Adds to `plan` what the people who saved the product are told of the change from `record`
+    /// to `changed`: that its price went down (while it is for sale), or that it was sold. The
+    /// seller and the buyer are not told of their own deal.
+    private func tellSavers(
+        from record: ProductRecord, to changed: ProductRecord, at now: Date, in plan: inout WritePlan
+    )
+        async throws
+    {
+        let type: String
+        if changed.product.status == .sold, record.product.status != .sold {
+            type = NotificationType.favouriteSold
+        } else if changed.product.status == .available, changed.product.currency == record.product.currency,
+            changed.product.priceCents < record.product.priceCents
+        {
+            type = NotificationType.favouritePriceDropped
+        } else {
+            return
+        }
+        let told = Set([changed.product.sellerId, changed.buyerId].compactMap { $0 })
+        for userId in try await store.favouriteUserIds(productId: changed.product.id) where !told.contains(userId) {
+            let notification = BazaarAPI.Notification(
+                id: clock.newId(), type: type, read: false, createdAt: now, conversationId: nil, messageId: nil,
+                productId: changed.product.id)
+            plan.append(.notify(userId: userId, notification))
+            plan.append(.publish(.notificationCreated(notification), to: [userId]))
+        }
+    }
+
     /// Reads the product, checks it may change, lets `decide` make the new record and applies it
     /// unless the product moved meanwhile (then decides again).
     private func change(
@@ -141,7 +169,8 @@ public struct ListingService: Sendable {
             if changed == record { return record.product }
             changed.product.updatedAt = now
             changed.version = record.version + 1
-            let plan = WritePlan([.expectProduct(id: productId, version: record.version), .saveProduct(changed)])
+            var plan = WritePlan([.expectProduct(id: productId, version: record.version), .saveProduct(changed)])
+            try await tellSavers(from: record, to: changed, at: now, in: &plan)
             if try await store.apply(plan, now: now) == .applied {
                 await events.productsChanged()
                 return changed.product

@@ -15,6 +15,7 @@ enum Cursor {
         case notifications = "n"
         case conversations = "c"
         case offers = "o"
+        case favourites = "f"
     }
 
     /// The most digits a position has: 18 always fit in an `Int64`.

@@ -55,6 +55,24 @@ struct ProductRoutes: RouteGroup {
             let body = try await RequestBody.decode(ChangeProductStatusRequest.self, from: request)
             return try JSONResponse.make(try await deps.services.listings.changeStatus(id, to: body, by: caller.userId))
         }
+        router.on(APIRoutes.saveFavourite) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            try await deps.services.favourites.save(try context.pathId("The product"), for: caller.userId)
+            return Response(status: .noContent)
+        }
+        router.on(APIRoutes.removeFavourite) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            try await deps.services.favourites.remove(try context.pathId("The product"), for: caller.userId)
+            return Response(status: .noContent)
+        }
+        router.on(APIRoutes.favourites) { request, _ in
+            let caller = try await deps.authenticator.authenticate(request)
+            let limit = try QueryParameters.limit(request, default: 20)
+            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .favourites)
+            let slice = try await deps.services.favourites.saved(by: caller.userId, before: position, limit: limit)
+            return try JSONResponse.make(
+                Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.favourites, seq: $0) }))
+        }
         router.on(APIRoutes.deleteProduct) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let id = try context.pathId("The product")
