@@ -83,6 +83,11 @@ public enum APIRoutes {
         method: "DELETE", template: "/v1/products/{id}/favourite", requiresAuth: true)
     /// `GET /v1/users/me/favourites`: the products the caller saved, most recently saved first.
     public static let favourites = APIRoute(method: "GET", template: "/v1/users/me/favourites", requiresAuth: true)
+    /// `POST /v1/products/{id}/reviews`: review the other party of a sale.
+    public static let reviewProduct = APIRoute(
+        method: "POST", template: "/v1/products/{id}/reviews", requiresAuth: true)
+    /// `GET /v1/users/{id}/reviews`: the reviews a user received, newest first.
+    public static let userReviews = APIRoute(method: "GET", template: "/v1/users/{id}/reviews", requiresAuth: false)
     /// `POST /v1/products/{id}/photos`: add a photo (the image is the body) as the seller.
     public static let addProductPhoto = APIRoute(
         method: "POST", template: "/v1/products/{id}/photos", requiresAuth: true)
@@ -139,7 +144,7 @@ public enum APIRoutes {
     public static let all: [APIRoute] = [
         register, login, refresh, logout, me, updateMe, uploadPhoto, user, userPhoto, products,
         product, createProduct, updateProduct, deleteProduct, changeProductStatus, saveFavourite, removeFavourite,
-        favourites, addProductPhoto,
+        favourites, reviewProduct, userReviews, addProductPhoto,
         reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
         startConversation, conversation, messages, sendMessage, makeOffer, conversationOffers, acceptOffer,
         declineOffer, withdrawOffer, markRead,

@@ -16,6 +16,10 @@ public enum InputRules {
     public static let productTitle = 1...120
     /// A product's description: 0-5000.
     public static let productDescription = 0...5000
+    /// A review's text, in characters.
+    public static let reviewText = 0...1000
+    /// A review's rating.
+    public static let rating = 1...5
     /// A price in minor units (cents): 0 to 10^12.
     public static let priceCents: ClosedRange<Int> = 0...1_000_000_000_000
     /// A message's body: 1-4000.

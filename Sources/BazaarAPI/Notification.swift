@@ -58,4 +58,6 @@ public enum NotificationType {
     public static let favouritePriceDropped = "favourite.price_dropped"
     /// A product the caller saved was sold.
     public static let favouriteSold = "favourite.sold"
+    /// The other party of a sale reviewed the caller.
+    public static let reviewReceived = "review.received"
 }

@@ -16,11 +16,15 @@ public struct User: Codable, Sendable, Equatable, Hashable {
     public var photoURL: String?
     /// When the account was created.
     public var createdAt: Date
+    /// The mean of the ratings others gave them after a sale (1-5), or `nil` before the first.
+    public var ratingAverage: Double?
+    /// How many reviews they received.
+    public var ratingCount: Int
 
-    /// Creates a user value.
+    /// Creates a user value (without reviews unless given).
     public init(
         id: String, username: String, displayName: String, bio: String?, photoURL: String?,
-        createdAt: Date
+        createdAt: Date, ratingAverage: Double? = nil, ratingCount: Int = 0
     ) {
         self.id = id
         self.username = username
@@ -28,6 +32,31 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         self.bio = bio
         self.photoURL = photoURL
         self.createdAt = createdAt
+        self.ratingAverage = ratingAverage
+        self.ratingCount = ratingCount
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, username, displayName, bio, photoURL, createdAt, ratingAverage, ratingCount
+    }
+
+    /// Decodes a user; without rating fields (from a server before reviews) they have none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        username = try container.decode(String.self, forKey: .username)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        bio = try container.decodeIfPresent(String.self, forKey: .bio)
+        photoURL = try container.decodeIfPresent(String.self, forKey: .photoURL)
+        createdAt = try container.decode(Date.self, forKey: .createdAt)
+        ratingAverage = try container.decodeIfPresent(Double.self, forKey: .ratingAverage)
+        ratingCount = try container.decodeIfPresent(Int.self, forKey: .ratingCount) ?? 0
+    }
+
+    /// The mean of `count` ratings summing to `sum`, to two decimals; `nil` for none.
+    public static func ratingAverage(sum: Int, count: Int) -> Double? {
+        guard count > 0 else { return nil }
+        return (Double(sum) / Double(count) * 100).rounded() / 100
     }
 
     /// Encodes every field, writing `null` for a missing bio or photo (the contract lists them).
@@ -39,5 +68,7 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         try container.encode(bio, forKey: .bio)
         try container.encode(photoURL, forKey: .photoURL)
         try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(ratingAverage, forKey: .ratingAverage)
+        try container.encode(ratingCount, forKey: .ratingCount)
     }
 }

@@ -17,6 +17,8 @@ public struct MarketplaceServices: Sendable {
     public let offers: OfferService
     /// Saving products.
     public let favourites: FavouriteService
+    /// Reviews after a sale.
+    public let reviews: ReviewService
     /// The per-user write quotas and per-address read quotas the services charge.
     package let quotas: QuotaLimiter
 
@@ -32,5 +34,6 @@ public struct MarketplaceServices: Sendable {
         listings = ListingService(store: store, events: events, quotas: quotas, clock: clock)
         offers = OfferService(store: store, events: events, quotas: quotas, clock: clock)
         favourites = FavouriteService(store: store, events: events, quotas: quotas, clock: clock)
+        reviews = ReviewService(store: store, quotas: quotas, clock: clock)
     }
 }

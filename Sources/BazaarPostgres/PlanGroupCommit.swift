@@ -136,6 +136,7 @@ extension WritePlan {
             case .saveOffer(let offer): keys.insert("offer:\(offer.id)")
             case .saveFavourite(_, let productId), .removeFavourite(_, let productId):
                 keys.insert("product:\(productId)")
+            case .saveReview(let review): keys.insert("user:\(review.subjectId)")
             }
         }
         return keys

@@ -255,6 +255,23 @@ package enum PostgresMigrations {
                 "CREATE INDEX favourites_product ON favourites (product_id)",
                 "ALTER TABLE notifications ADD COLUMN product_id TEXT",
             ]),
+        // Reviews after a sale, and each user's running rating (sum and count, moved with each review).
+        Migration(
+            name: "v12-reviews",
+            statements: [
+                """
+                CREATE TABLE reviews (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE, product_id TEXT NOT NULL,
+                    author_id TEXT NOT NULL REFERENCES users(id), subject_id TEXT NOT NULL REFERENCES users(id),
+                    rating INTEGER NOT NULL, text TEXT NOT NULL, created_at BIGINT NOT NULL,
+                    UNIQUE (product_id, author_id))
+                """,
+                "CREATE INDEX reviews_subject ON reviews (subject_id, seq)",
+                """
+                ALTER TABLE users ADD COLUMN rating_sum BIGINT NOT NULL DEFAULT 0,
+                    ADD COLUMN rating_count INTEGER NOT NULL DEFAULT 0
+                """,
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -208,6 +208,22 @@ extension PostgresStore {
                 UPDATE products SET favourite_count = favourite_count - (SELECT count(*) FROM \(removed))
                 WHERE id = \(product) AND EXISTS (SELECT 1 FROM \(removed)) RETURNING 1
                 """)
+        case .saveReview(let review):
+            let subject = statement.bind(review.subjectId)
+            let rating = statement.bind(Int64(review.rating))
+            let saved = statement.addWrite(
+                """
+                INSERT INTO reviews (id, product_id, author_id, subject_id, rating, text, created_at)
+                SELECT \(statement.bind(review.id)), \(statement.bind(review.productId)), \(statement.bind(review.authorId)),
+                    \(subject), \(rating), \(statement.bind(review.text)), \(statement.bind(StoredValues.millis(review.createdAt)))
+                WHERE \(statement.gate)
+                RETURNING 1
+                """)
+            statement.addWrite(
+                """
+                UPDATE users SET rating_sum = rating_sum + \(rating), rating_count = rating_count + 1
+                WHERE id = \(subject) AND EXISTS (SELECT 1 FROM \(saved)) RETURNING 1
+                """)
         case .deleteProduct(let id):
             // The conversations about it, its saves and its photos first (the foreign keys are
             // checked when the statement ends, with every row as it leaves them).

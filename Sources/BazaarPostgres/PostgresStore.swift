@@ -48,7 +48,8 @@ public struct PostgresStore: BazaarStore {
 // MARK: Row mapping shared by the extensions
 
 extension PostgresStore {
-    static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
+    static let userColumns =
+        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count"
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
     static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id"
@@ -64,7 +65,10 @@ extension PostgresStore {
             displayName: try cells["display_name"].decode(String.self),
             bio: try cells["bio"].decode(String?.self),
             photoURL: digest.map { StoredValues.photoURL(userId: id, digest: $0) },
-            createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)))
+            createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)),
+            ratingAverage: User.ratingAverage(
+                sum: Int(try cells["rating_sum"].decode(Int64.self)), count: try cells["rating_count"].decode(Int.self)),
+            ratingCount: try cells["rating_count"].decode(Int.self))
         return UserRecord(user: user, passwordHash: try cells["password_hash"].decode(String.self))
     }
 

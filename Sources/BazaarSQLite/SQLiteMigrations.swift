@@ -225,6 +225,26 @@ enum SQLiteMigrations {
                     ALTER TABLE notifications ADD COLUMN product_id TEXT;
                     """)
         }
+        // Reviews after a sale, and each user's running rating (sum and count, moved with each review).
+        migrator.registerMigration("v8-reviews") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE reviews (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        seq INTEGER NOT NULL UNIQUE,
+                        product_id TEXT NOT NULL,
+                        author_id TEXT NOT NULL REFERENCES users(id),
+                        subject_id TEXT NOT NULL REFERENCES users(id),
+                        rating INTEGER NOT NULL,
+                        text TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        UNIQUE (product_id, author_id)
+                    );
+                    CREATE INDEX reviews_subject ON reviews (subject_id, seq);
+                    ALTER TABLE users ADD COLUMN rating_sum INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE users ADD COLUMN rating_count INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 }

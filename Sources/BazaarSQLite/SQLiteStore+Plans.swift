@@ -150,6 +150,21 @@ extension SQLiteStore {
                         sql: "UPDATE products SET favourite_count = favourite_count - 1 WHERE id = ?",
                         arguments: [productId])
                 }
+            case .saveReview(let review):
+                wrote = true
+                try db.run(
+                    sql: """
+                        INSERT INTO reviews (id, seq, product_id, author_id, subject_id, rating, text, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        review.id, try nextSeq(db, table: .reviews), review.productId, review.authorId,
+                        review.subjectId,
+                        review.rating, review.text, StoredValues.millis(review.createdAt),
+                    ])
+                try db.run(
+                    sql: "UPDATE users SET rating_sum = rating_sum + ?, rating_count = rating_count + 1 WHERE id = ?",
+                    arguments: [review.rating, review.subjectId])
             case .deleteProduct(let id):
                 wrote = true
                 try db.run(sql: "DELETE FROM favourites WHERE product_id = ?", arguments: [id])

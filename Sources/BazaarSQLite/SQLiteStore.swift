@@ -65,7 +65,7 @@ extension SQLiteStore {
 
     /// Tables that carry a `seq` column (an allow-list, so no text reaches SQL unchecked).
     package enum SeqTable: String {
-        case products, messages, notifications, offers, favourites
+        case products, messages, notifications, offers, favourites, reviews
     }
 
     static func userRecord(_ row: Row) throws -> UserRecord {
@@ -77,7 +77,11 @@ extension SQLiteStore {
             displayName: try row.decode(String.self, forColumn: "display_name"),
             bio: try row.decode(String?.self, forColumn: "bio"),
             photoURL: digest.map { StoredValues.photoURL(userId: id, digest: $0) },
-            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at"))
+            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
+            ratingAverage: User.ratingAverage(
+                sum: try row.decode(Int.self, forColumn: "rating_sum"),
+                count: try row.decode(Int.self, forColumn: "rating_count")),
+            ratingCount: try row.decode(Int.self, forColumn: "rating_count")
         )
         return UserRecord(user: user, passwordHash: try row.decode(String.self, forColumn: "password_hash"))
     }
@@ -132,6 +136,17 @@ extension SQLiteStore {
         )
     }
 
+    static func review(_ row: Row) throws -> Review {
+        Review(
+            id: try row.decode(String.self, forColumn: "id"),
+            productId: try row.decode(String.self, forColumn: "product_id"),
+            authorId: try row.decode(String.self, forColumn: "author_id"),
+            subjectId: try row.decode(String.self, forColumn: "subject_id"),
+            rating: try row.decode(Int.self, forColumn: "rating"),
+            text: try row.decode(String.self, forColumn: "text"),
+            createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")))
+    }
+
     static func offer(_ row: Row) throws -> Offer {
         Offer(
             id: try row.decode(String.self, forColumn: "id"),
@@ -145,7 +160,8 @@ extension SQLiteStore {
             updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")))
     }
 
-    static let userColumns = "id, username, display_name, bio, password_hash, photo_digest, created_at"
+    static let userColumns =
+        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count"
 
     static func fetchUser(_ db: Database, id: String) throws -> UserRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(

@@ -96,6 +96,13 @@ public protocol BazaarStore: Sendable {
     /// The products a user saved, most recently saved first, any status.
     func favourites(userId: String, before position: Int64?, limit: Int) async throws -> Slice<Product>
 
+    // MARK: Reviews
+
+    /// The reviews of a product (at most two: one by each party of its sale).
+    func reviews(productId: String) async throws -> [Review]
+    /// The reviews a user received, newest first.
+    func reviews(subjectId: String, before position: Int64?, limit: Int) async throws -> Slice<Review>
+
     // MARK: Offers
 
     /// The offer with this id, or `nil`.

@@ -64,6 +64,8 @@ public enum StoredWrite: Sendable, Equatable {
     case saveFavourite(userId: String, productId: String)
     /// Removes a user's save of a product, if there is one; the count goes down with it.
     case removeFavourite(userId: String, productId: String)
+    /// Stores a review, and adds its rating to its subject's sum and count.
+    case saveReview(Review)
 }
 
 /// An idempotency key claimed for the result it produced.

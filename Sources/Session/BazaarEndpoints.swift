@@ -146,6 +146,19 @@ public enum BazaarEndpoints {
             .get, APIRoutes.favourites.template, parameters: .url(["cursor": cursor, "limit": limit]))
     }
 
+    /// `POST /v1/products/{id}/reviews`: review the other party of the sale of a product you sold or bought.
+    public static func reviewProduct(id: String, _ body: CreateReviewRequest) -> AuthenticatedEndpoint<Review> {
+        AuthenticatedEndpoint(.post, APIRoutes.reviewProduct.path(id), parameters: .json(body))
+    }
+
+    /// `GET /v1/users/{id}/reviews`: a page of the reviews a user received, newest first.
+    public static func reviews(userId: String, cursor: String? = nil, limit: Int? = nil)
+        -> NonAuthenticatedEndpoint<Page<Review>>
+    {
+        NonAuthenticatedEndpoint(
+            .get, APIRoutes.userReviews.path(userId), parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
     /// `DELETE /v1/products/{id}`: take one of your products down for good.
     public static func deleteProduct(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
         AuthenticatedEndpoint(.delete, APIRoutes.deleteProduct.path(id))

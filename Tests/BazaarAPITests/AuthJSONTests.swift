@@ -15,7 +15,7 @@ struct AuthJSONTests {
 
     @Test func authResponseNestsUserAndTokens() throws {
         let json =
-            #"{"tokens":{"accessToken":"a","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r","tokenType":"Bearer"},"user":{"bio":null,"createdAt":"2026-01-02T03:04:05.000Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}}"#
+            #"{"tokens":{"accessToken":"a","expiresAt":"2026-01-02T03:04:05.000Z","refreshToken":"r","tokenType":"Bearer"},"user":{"bio":null,"createdAt":"2026-01-02T03:04:05.000Z","displayName":"Ada","id":"u1","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"ada"}}"#
         let (response, encoded) = try roundTrip(AuthResponse.self, json)
         #expect(response.user.username == "ada")
         #expect(encoded == json)

@@ -7,7 +7,7 @@ import Testing
 struct ResourceJSONTests {
     @Test func userWithNullsDecodesAndEncodesBackIdentically() throws {
         let json =
-            #"{"bio":null,"createdAt":"2026-11-22T03:22:12.123Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+            #"{"bio":null,"createdAt":"2026-11-22T03:22:12.123Z","displayName":"Ada","id":"u1","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.bio == nil)
         #expect(user.photoURL == nil)
@@ -17,7 +17,7 @@ struct ResourceJSONTests {
 
     @Test func userWithPhotoKeepsItsRelativeURL() throws {
         let json =
-            #"{"bio":"Sells bikes","createdAt":"2026-11-22T03:22:12.000Z","displayName":"Ada","id":"u1","photoURL":"/v1/users/u1/photo?v=ab12","username":"ada"}"#
+            #"{"bio":"Sells bikes","createdAt":"2026-11-22T03:22:12.000Z","displayName":"Ada","id":"u1","photoURL":"/v1/users/u1/photo?v=ab12","ratingAverage":null,"ratingCount":0,"username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.photoURL == "/v1/users/u1/photo?v=ab12")
         #expect(encoded == json)
@@ -25,7 +25,7 @@ struct ResourceJSONTests {
 
     @Test func datesWithoutFractionalSecondsAreAccepted() throws {
         let json =
-            #"{"bio":null,"createdAt":"2026-11-22T03:22:12Z","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+            #"{"bio":null,"createdAt":"2026-11-22T03:22:12Z","displayName":"Ada","id":"u1","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"ada"}"#
         let (user, encoded) = try roundTrip(User.self, json)
         #expect(user.createdAt == Date(timeIntervalSince1970: 1_795_317_732))
         #expect(encoded.contains(#""createdAt":"2026-11-22T03:22:12.000Z""#))
@@ -42,7 +42,7 @@ struct ResourceJSONTests {
 
     @Test func aDateThatIsNotISO8601FailsToDecode() {
         let json =
-            #"{"bio":null,"createdAt":"yesterday","displayName":"Ada","id":"u1","photoURL":null,"username":"ada"}"#
+            #"{"bio":null,"createdAt":"yesterday","displayName":"Ada","id":"u1","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"ada"}"#
         #expect(throws: DecodingError.self) { try roundTrip(User.self, json) }
     }
 
@@ -79,7 +79,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithoutProductOrMessagesWritesNulls() throws {
         let json =
-            #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.product == nil)
         #expect(conversation.lastMessage == nil)
@@ -88,7 +88,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithEverythingRoundTrips() throws {
         let json =
-            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")

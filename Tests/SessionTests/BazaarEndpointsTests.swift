@@ -43,6 +43,10 @@ struct BazaarEndpointsTests {
             closed(BazaarEndpoints.removeFavourite(productId: "p"), "/v1/products/{id}/favourite"),
             closed(BazaarEndpoints.favourites(), "/v1/users/me/favourites"),
             closed(
+                BazaarEndpoints.reviewProduct(id: "p", CreateReviewRequest(rating: 5, text: "")),
+                "/v1/products/{id}/reviews"),
+            open(BazaarEndpoints.reviews(userId: "u"), "/v1/users/{id}/reviews"),
+            closed(
                 BazaarEndpoints.changeProductStatus(id: "p", ChangeProductStatusRequest(status: .available)),
                 "/v1/products/{id}/status"),
             open(BazaarEndpoints.productPhoto(productId: "p", photoId: "f"), "/v1/products/{id}/photos/{photo}"),

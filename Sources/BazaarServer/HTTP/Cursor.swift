@@ -16,6 +16,7 @@ enum Cursor {
         case conversations = "c"
         case offers = "o"
         case favourites = "f"
+        case reviews = "v"
     }
 
     /// The most digits a position has: 18 always fit in an `Int64`.

@@ -73,6 +73,21 @@ struct ProductRoutes: RouteGroup {
             return try JSONResponse.make(
                 Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.favourites, seq: $0) }))
         }
+        router.on(APIRoutes.reviewProduct) { request, context in
+            let caller = try await deps.authenticator.authenticate(request)
+            let id = try context.pathId("The product")
+            let body = try await RequestBody.decode(CreateReviewRequest.self, from: request)
+            return try JSONResponse.make(
+                try await deps.services.reviews.review(id, with: body, by: caller.userId), status: .created)
+        }
+        router.on(APIRoutes.userReviews) { request, context in
+            let limit = try QueryParameters.limit(request, default: 20)
+            let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "cursor"), kind: .reviews)
+            let slice = try await deps.services.reviews.reviews(
+                of: try context.pathId("The user"), before: position, limit: limit)
+            return try JSONResponse.make(
+                Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.reviews, seq: $0) }))
+        }
         router.on(APIRoutes.deleteProduct) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let id = try context.pathId("The product")
