@@ -31,9 +31,7 @@ extension PostgresStore {
             WHERE conversation_id = \(conversationId) AND seq < \(position ?? Int64.max)
             ORDER BY seq DESC LIMIT \(Int64(limit + 1))
             """)
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? try page.last?.makeRandomAccess()["seq"].decode(Int64.self) : nil
-        return Slice(items: try page.map(Self.offer), next: next)
+        return try Self.slice(rows, limit: limit, map: Self.offer)
     }
 
     /// What the request with this key made, or `nil`.

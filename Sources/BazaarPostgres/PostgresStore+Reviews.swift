@@ -20,9 +20,7 @@ extension PostgresStore {
             SELECT \(unescaped: Self.reviewColumns) FROM reviews
             WHERE subject_id = \(subjectId) AND seq < \(position ?? Int64.max) ORDER BY seq DESC LIMIT \(Int64(limit + 1))
             """)
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? try page.last?.makeRandomAccess()["seq"].decode(Int64.self) : nil
-        return Slice(items: try page.map(Self.review), next: next)
+        return try Self.slice(rows, limit: limit, map: Self.review)
     }
 
     /// A review from a row of ``reviewColumns``, decoded by position.

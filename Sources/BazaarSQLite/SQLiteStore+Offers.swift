@@ -26,13 +26,9 @@ extension SQLiteStore {
     /// A conversation's offers, newest first.
     public func offers(conversationId: String, before position: Int64?, limit: Int) async throws -> Slice<Offer> {
         try await pool.read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT * FROM offers WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?"),
-                arguments: [conversationId, position ?? Int64.max, limit + 1])
-            let page = rows.prefix(limit)
-            let next = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
-            return Slice(items: try page.map(Self.offer), next: next)
+            try Self.newestFirst(
+                db, table: "offers", where: "conversation_id", equals: conversationId, before: position, limit: limit,
+                map: Self.offer)
         }
     }
 

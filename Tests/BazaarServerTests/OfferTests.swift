@@ -17,12 +17,13 @@ struct OfferTests {
         let conversation: Conversation
         let rivalConversation: Conversation
 
-        static func make(_ client: BazaarTestClient, price: Int = 15_000) async throws -> Deal {
-            let seller = try await client.register("sam")
-            let buyer = try await client.register("bea")
-            let rival = try await client.register("rex")
+        /// A deal with users and a product named for `round`, so rounds share one server.
+        static func make(_ client: BazaarTestClient, round: Int = 0, price: Int = 15_000) async throws -> Deal {
+            let seller = try await client.register("sam\(round)")
+            let buyer = try await client.register("bea\(round)")
+            let rival = try await client.register("rex\(round)")
             let product = try await client.createProduct(
-                "Armchair", token: seller.tokens.accessToken, priceCents: price)
+                "Armchair \(round)", token: seller.tokens.accessToken, priceCents: price)
             return Deal(
                 seller: seller, buyer: buyer, rival: rival, product: product,
                 conversation: try await client.startConversation(
@@ -203,22 +204,6 @@ struct OfferTests {
                 #expect((offerStatus == 201) == (open.count == 1), "round \(round)")
             }
         }
-    }
-}
-
-extension OfferTests.Deal {
-    /// A deal with users and product named for `round`, so rounds share one server.
-    static func make(_ client: BazaarTestClient, round: Int) async throws -> Self {
-        let seller = try await client.register("sam\(round)")
-        let buyer = try await client.register("bea\(round)")
-        let rival = try await client.register("rex\(round)")
-        let product = try await client.createProduct("Lamp \(round)", token: seller.tokens.accessToken)
-        return Self(
-            seller: seller, buyer: buyer, rival: rival, product: product,
-            conversation: try await client.startConversation(
-                with: seller.user.id, productId: product.id, token: buyer.tokens.accessToken),
-            rivalConversation: try await client.startConversation(
-                with: seller.user.id, productId: product.id, token: rival.tokens.accessToken))
     }
 }
 
