@@ -40,6 +40,29 @@ struct NotificationsLogicTests {
         }
     }
 
+    @Test("an offer and its decision read as sentences naming who and how much")
+    func offersInWords() async throws {
+        try await SessionFixture.with { fixture in
+            let seller = try await fixture.starter().register(
+                username: "sella", password: "password123", displayName: "Sella")
+            let buyer = try await fixture.raw.register("buyer")
+            let product = try await fixture.raw.post(
+                APIRoutes.createProduct.template,
+                CreateProductRequest(title: "Lamp", description: "", priceCents: 2_000, currency: "EUR"),
+                token: seller.network.session.validTokens().accessToken
+            ).decode(Product.self)
+            let conversation = try await fixture.raw.startConversation(
+                with: seller.userID, productId: product.id, token: buyer.tokens.accessToken)
+            let made = try await fixture.raw.post(
+                APIRoutes.makeOffer.path(conversation.id), CreateOfferRequest(amountCents: 1_500),
+                token: buyer.tokens.accessToken, headers: [(APIHeaders.idempotencyKey, "offer-1")])
+            try #require(made.status == 201)
+            let logic = NotificationsLogicController(network: seller.network, pageSize: 10)
+            let loaded = await logic.send(.load)
+            #expect(loaded.content?.items.map(\.headline) == ["Buyer made you an offer: Offered 15.00 EUR"])
+        }
+    }
+
     @Test("marking one read, then all, updates the list and the server")
     func markRead() async throws {
         try await SessionFixture.with { fixture in

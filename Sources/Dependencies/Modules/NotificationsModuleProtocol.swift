@@ -20,12 +20,25 @@ public struct NotificationItem: Sendable, Equatable, Identifiable {
     /// The notification's id.
     public var id: String { notification.id }
 
-    /// One line in words: "Ada Lovelace sent you a message: “Is it still…”".
+    /// One line in words: "Ada Lovelace sent you a message: “Is it still…”", "Ada Lovelace made
+    /// you an offer: Offered 120.00 EUR". A type this kit does not know reads as its name.
     public var headline: String {
+        let who = from?.displayName ?? "Someone"
         switch notification.type {
         case NotificationType.newMessage:
-            let who = from?.displayName ?? "Someone"
             return excerpt.map { "\(who) sent you a message: “\($0)”" } ?? "\(who) sent you a message"
+        case NotificationType.offerReceived:
+            return excerpt.map { "\(who) made you an offer: \($0)" } ?? "\(who) made you an offer"
+        case NotificationType.offerAccepted:
+            return "\(who) accepted your offer" + (excerpt.map { ": \($0)" } ?? "")
+        case NotificationType.offerDeclined:
+            return "\(who) declined your offer" + (excerpt.map { ": \($0)" } ?? "")
+        case NotificationType.favouritePriceDropped:
+            return "A product you saved costs less now"
+        case NotificationType.favouriteSold:
+            return "A product you saved was sold"
+        case NotificationType.reviewReceived:
+            return "You were reviewed after a sale"
         default:
             return notification.type.replacingOccurrences(of: "_", with: " ").capitalized
         }
