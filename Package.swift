@@ -135,6 +135,11 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "Favourites",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
 
         // MARK: Core UI (terminal rendering primitives; knows no feature)
         .target(
@@ -285,7 +290,7 @@ let package = Package(
             name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "LiveEvents", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "Favourites", "LiveEvents", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -420,6 +425,7 @@ let package = Package(
             name: "DependenciesTests",
             dependencies: [
                 "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",
+                "Favourites",
             ],
             swiftSettings: strict
         ),
@@ -440,6 +446,11 @@ let package = Package(
         .testTarget(
             name: "NotificationsTests",
             dependencies: ["Notifications", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FavouritesTests",
+            dependencies: ["Favourites", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

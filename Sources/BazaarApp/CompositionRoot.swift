@@ -1,5 +1,6 @@
 import Chat
 import Dependencies
+import Favourites
 import Foundation
 import LiveEvents
 import Networking
@@ -30,6 +31,7 @@ enum CompositionRoot {
         dependencies.register((any LiveEventSource).self) { _ in
             LiveEventsConnection(baseURL: services.environment.serverURL, network: session.network)
         }
+        dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
         dependencies.register((any NotificationsModuleProtocol).self) { resolver in
             NotificationsModule(session: session, events: try resolver.resolve((any LiveEventSource).self))
         }

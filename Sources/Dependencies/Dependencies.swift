@@ -18,7 +18,7 @@ public final class Dependencies: DependencyManager {
     public var requiredTypes: [any Any.Type] {
         [
             (any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self,
-            (any ChatModuleProtocol).self,
+            (any ChatModuleProtocol).self, (any FavouritesModuleProtocol).self,
         ]
     }
 
@@ -35,6 +35,11 @@ public final class Dependencies: DependencyManager {
     /// The notifications feature.
     public var notificationsModule: any NotificationsModuleProtocol {
         get throws(DependencyError) { try resolve((any NotificationsModuleProtocol).self) }
+    }
+
+    /// The favourites feature.
+    public var favouritesModule: any FavouritesModuleProtocol {
+        get throws(DependencyError) { try resolve((any FavouritesModuleProtocol).self) }
     }
 
     /// The products feature.

@@ -1,6 +1,7 @@
 import BazaarAPI
 import Chat
 import Dependencies
+import Favourites
 import Foundation
 import Notifications
 import Products
@@ -9,7 +10,7 @@ import Session
 import TestSupport
 import Testing
 
-@Suite("The four feature modules behind Dependencies", .timeLimit(.minutes(2)))
+@Suite("The five feature modules behind Dependencies", .timeLimit(.minutes(2)))
 struct ModuleRegistrationTests {
     @Test("with every module registered, validate passes and each accessor hands out a working module")
     func registerValidateResolve() async throws {
@@ -30,6 +31,7 @@ struct ModuleRegistrationTests {
             }
             dependencies.register((any ChatModuleProtocol).self) { _ in ChatModule(session: session, outbox: outbox) }
             dependencies.register((any NotificationsModuleProtocol).self) { _ in NotificationsModule(session: session) }
+            dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
             try dependencies.validate()
 
             let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)
@@ -44,6 +46,8 @@ struct ModuleRegistrationTests {
             #expect(conversations.content?.conversations.isEmpty == true)
             let notifications = try await dependencies.notificationsModule.notificationsScreen().logic.send(.load)
             #expect(notifications.content?.unreadCount == 0)
+            let saved = try await dependencies.favouritesModule.favouritesScreen().logic.send(.load)
+            #expect(saved.content?.products.isEmpty == true)
         }
     }
 

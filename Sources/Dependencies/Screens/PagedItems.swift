@@ -22,6 +22,11 @@ public struct PagedItems<Item: Codable & Sendable & Equatable>: Sendable, Equata
         nextCursor = page.nextCursor
     }
 
+    /// Drops the loaded items that match (a saved product removed, say).
+    public mutating func remove(where matches: (Item) -> Bool) {
+        items.removeAll(where: matches)
+    }
+
     /// Changes the loaded items in place (marking notifications read, say).
     public mutating func update(where matches: (Item) -> Bool, _ change: (inout Item) -> Void) {
         for index in items.indices where matches(items[index]) {
