@@ -6,6 +6,37 @@ import Testing
 /// The `bazaar` executable as a person or a script runs it, against a real server on loopback.
 @Suite("bazaar, driven as a subprocess", .timeLimit(.minutes(4)))
 struct CLIWalkthroughTests {
+    @Test("saved: add by a short id, list with status and count, remove; your own product is refused with a line")
+    func savedProducts() async throws {
+        try await BazaarTestHarness.withServer { server in
+            let seller = try CLIUser(server: server.baseURL)
+            let buyer = try CLIUser(server: server.baseURL)
+            defer {
+                seller.removeFolder()
+                buyer.removeFolder()
+            }
+            _ = try await seller.json(User.self, ["register", "sam", "--name", "Sam"], input: "sam-password\n")
+            _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea"], input: "bea-password\n")
+            let (lamp, _) = try await seller.json(
+                Product.self, ["product", "sell", "--title", "Lamp", "--price", "12"])
+            let empty = try await buyer.run(["saved"])
+            #expect(empty.exitCode == 0 && empty.stdout.contains("Nothing saved yet"), "\(empty.stdout)")
+            // The short id a table showed is enough, once this device has seen it.
+            _ = try await buyer.run(["products"])
+            let (saved, _) = try await buyer.json([Product].self, ["saved", "--add", String(lamp.id.prefix(8))])
+            #expect(saved.map(\.id) == [lamp.id] && saved.first?.favouriteCount == 1)
+            let table = try await buyer.run(["saved"])
+            #expect(table.stdout.contains("Lamp") && table.stdout.contains("available"), "\(table.stdout)")
+            #expect(table.stdout.contains("1 saved product"))
+            let (after, _) = try await buyer.json([Product].self, ["saved", "--remove", lamp.id])
+            #expect(after.isEmpty)
+            let own = try await seller.run(["saved", "--add", lamp.id])
+            #expect(own.exitCode != 0)
+            #expect(own.stderr.contains("own product"), "\(own.stderr)")
+            #expect(own.stderr.split(separator: "\n").count == 1, "one line: \(own.stderr)")
+        }
+    }
+
     @Test(
         "register, login, sell, search, chat start, send and list, notifications, logout: each with its --json and exit code"
     )

@@ -8,7 +8,8 @@ struct HelpTests {
         ["profile", "rename"],
         ["profile", "photo"], ["products"], ["product"], ["product", "show"], ["product", "sell"], ["chat"],
         ["chat", "list"],
-        ["chat", "start"], ["chat", "send"], ["chat", "open"], ["notifications"], ["outbox"], ["outbox", "list"],
+        ["chat", "start"], ["chat", "send"], ["chat", "open"], ["notifications"], ["saved"], ["outbox"],
+        ["outbox", "list"],
         ["outbox", "flush"],
     ]
 
