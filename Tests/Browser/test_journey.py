@@ -236,7 +236,7 @@ def test_no_serious_accessibility_violations_on_any_screen(stack, browser, shoot
     axe = Axe()
     failures = {}
     for path in ["/products", "/products?q=book", "/products?q=book&min=x&sort=price_asc", product_url, "/sell", "/conversations", conversation_url,
-                 "/notifications", "/profile", "/signin"]:
+                 "/notifications", "/profile", "/signin", "/saved"]:
         page.goto(path if path.startswith("http") else f"{web.url}{path}")
         results = axe.run(page)
         serious = [v["id"] for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]

@@ -18,6 +18,7 @@ struct PageRenderer: Sendable {
             ("conversation", ChatTemplates.conversation), ("messageList", ChatTemplates.messageList),
             ("notifications", AccountPagesTemplates.notifications),
             ("notificationList", AccountPagesTemplates.notificationList), ("profile", AccountPagesTemplates.profile),
+            ("saved", SavedTemplates.saved),
         ]
         for (name, text) in templates { try library.register(text, named: name) }
         self.library = library

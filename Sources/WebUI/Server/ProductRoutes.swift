@@ -39,8 +39,38 @@ extension WebApp {
             let id = try context.parameters.require("id")
             return try await page(request, context) { page in
                 let logic = try page.dependencies.productsModule.productScreen(id: id).logic
-                return page.show(await logic.send(.load), template: "product", heading: "No such product") {
-                    ProductDetailView(content: $0, me: page.user, nav: page.nav(), server: page.serverURL)
+                let state = await logic.send(.load)
+                // Whether this person saved it: among their newest saves (saving again is harmless).
+                var isSaved = false
+                if page.user != nil, let saved = try? page.dependencies.favouritesModule.favouritesScreen().logic {
+                    isSaved = await saved.send(.load).content?.contains(id) == true
+                }
+                return page.show(state, template: "product", heading: "No such product") {
+                    ProductDetailView(
+                        content: $0, me: page.user, nav: page.nav(), server: page.serverURL, isSaved: isSaved)
+                }
+            }
+        }
+        for (path, save) in [("save", true), ("unsave", false)] {
+            router.post("/products/{id}/\(path)") { request, context in
+                let id = try context.parameters.require("id")
+                let back = request.uri.queryParameters.get("back") == "saved" ? "/saved" : "/products/\(id)"
+                return try await page(request, context, mutating: true) { page in
+                    try await page.signedIn { _ in
+                        let logic = try page.dependencies.favouritesModule.favouritesScreen().logic
+                        let state = await logic.send(save ? .save(productId: id) : .remove(productId: id))
+                        return state.error.map { page.failed($0, heading: "Not saved") } ?? page.redirect(to: back)
+                    }
+                }
+            }
+        }
+        router.get("/saved") { request, context in
+            try await page(request, context) { page in
+                try await page.signedIn { _ in
+                    let logic = try page.dependencies.favouritesModule.favouritesScreen().logic
+                    return page.show(await logic.send(.load), template: "saved") {
+                        SavedView(content: $0, nav: page.nav())
+                    }
                 }
             }
         }

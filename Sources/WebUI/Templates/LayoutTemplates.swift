@@ -21,6 +21,7 @@ enum LayoutTemplates {
         <a href="/sell">Sell something</a>
         <a href="/conversations">Messages</a>
         <a href="/notifications">Notifications {{> unreadBadge}}</a>
+        <a href="/saved">Saved</a>
         <a href="/profile">Profile ({{displayName}})</a>
         <form class="inline" method="post" action="/signout">
         <input type="hidden" name="csrf" value="{{nav.csrf}}">

@@ -45,6 +45,13 @@ enum ProductTemplates {
         <p>{{description}}</p>
         {{#hasPhotos}}<ul class="photos">{{#photos}}<li><img src="{{url}}" alt="Photo {{number}} of {{title}}" loading="lazy" width="320" height="240"></li>{{/photos}}</ul>{{/hasPhotos}}
         <p>Sold by {{sellerName}} (@{{sellerUsername}}) · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
+        <p class="status">{{status}} · saved by {{savedBy}}</p>
+        {{#canSave}}
+        <form class="inline" method="post" action="/products/{{id}}/{{#isSaved}}unsave{{/isSaved}}{{^isSaved}}save{{/isSaved}}">
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <button type="submit">{{#isSaved}}Saved ✓ · Remove{{/isSaved}}{{^isSaved}}Save{{/isSaved}}</button>
+        </form>
+        {{/canSave}}
         </article>
         {{#canMessage}}
         <form method="post" action="/products/{{id}}/message" class="card">

@@ -113,6 +113,14 @@ struct ProductDetailView: Sendable {
     var sellerId: String
     var canMessage: Bool
     var signInToMessage: Bool
+    /// `available`, `reserved` or `sold`, in words.
+    var status: String
+    /// How many people saved it.
+    var savedBy: Int
+    /// Whether the person may save it (signed in, and not its seller).
+    var canSave: Bool
+    /// Whether the person saved it.
+    var isSaved: Bool
     /// The photos, cover first, with full URLs on the API server.
     var photos: [Photo]
     /// Stored, not computed: templates see stored properties only.
@@ -124,8 +132,12 @@ struct ProductDetailView: Sendable {
         var number: Int
     }
 
-    init(content: ProductDetailContent, me: User?, nav: NavigationView, server: URL? = nil) {
+    init(content: ProductDetailContent, me: User?, nav: NavigationView, server: URL? = nil, isSaved: Bool = false) {
         title = content.product.title
+        status = content.product.status.rawValue.capitalized
+        savedBy = content.product.favouriteCount
+        canSave = me != nil && me?.id != content.seller.id
+        self.isSaved = isSaved
         self.nav = nav
         id = content.product.id
         price = WebFormats.price(cents: content.product.priceCents, currency: content.product.currency)
@@ -167,5 +179,32 @@ struct SellView: Sendable {
         descriptionError = content.fieldErrors[.description]
         priceError = content.fieldErrors[.price]
         currencyError = content.fieldErrors[.currency]
+    }
+}
+
+/// The saved-products page.
+struct SavedView: Sendable {
+    var title = "Saved"
+    var nav: NavigationView
+    var products: [Item]
+    var isEmpty: Bool
+
+    /// One saved product.
+    struct Item: Sendable {
+        var id: String
+        var title: String
+        var price: String
+        var status: String
+        var nav: NavigationView
+    }
+
+    init(content: FavouritesContent, nav: NavigationView) {
+        self.nav = nav
+        products = content.products.map {
+            Item(
+                id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency),
+                status: $0.status.rawValue.capitalized, nav: nav)
+        }
+        isEmpty = products.isEmpty
     }
 }
