@@ -41,6 +41,20 @@ struct CLIUser {
     func removeFolder() {
         try? FileManager.default.removeItem(at: configFolder)
     }
+
+    /// Runs `body` with two people, each with a folder of their own, on a fresh server; their
+    /// folders are removed after.
+    static func pair(_ body: (CLIUser, CLIUser, BazaarTestClient) async throws -> Void) async throws {
+        try await BazaarTestHarness.withServer { server in
+            let first = try CLIUser(server: server.baseURL)
+            let second = try CLIUser(server: server.baseURL)
+            defer {
+                first.removeFolder()
+                second.removeFolder()
+            }
+            try await body(first, second, server)
+        }
+    }
 }
 
 /// A run that was expected to succeed and did not.
@@ -70,13 +84,7 @@ struct CLIChat {
 
     /// Runs `body` with a fresh seller and buyer on a fresh server; their folders are removed after.
     static func with(_ body: (CLIChat, BazaarTestClient) async throws -> Void) async throws {
-        try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            let buyer = try CLIUser(server: server.baseURL)
-            defer {
-                seller.removeFolder()
-                buyer.removeFolder()
-            }
+        try await CLIUser.pair { seller, buyer, server in
             let (sam, _) = try await seller.json(
                 User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
             _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")

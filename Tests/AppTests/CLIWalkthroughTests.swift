@@ -8,13 +8,7 @@ import Testing
 struct CLIWalkthroughTests {
     @Test("saved: add by a short id, list with status and count, remove; your own product is refused with a line")
     func savedProducts() async throws {
-        try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            let buyer = try CLIUser(server: server.baseURL)
-            defer {
-                seller.removeFolder()
-                buyer.removeFolder()
-            }
+        try await CLIUser.pair { seller, buyer, _ in
             _ = try await seller.json(User.self, ["register", "sam", "--name", "Sam"], input: "sam-password\n")
             _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea"], input: "bea-password\n")
             let (lamp, _) = try await seller.json(
@@ -41,13 +35,7 @@ struct CLIWalkthroughTests {
         "register, login, sell, search, chat start, send and list, notifications, logout: each with its --json and exit code"
     )
     func wholeJourney() async throws {
-        try await BazaarTestHarness.withServer { server in
-            let seller = try CLIUser(server: server.baseURL)
-            let buyer = try CLIUser(server: server.baseURL)
-            defer {
-                seller.removeFolder()
-                buyer.removeFolder()
-            }
+        try await CLIUser.pair { seller, buyer, _ in
 
             let (registered, _) = try await seller.json(
                 User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
