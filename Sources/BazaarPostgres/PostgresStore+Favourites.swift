@@ -4,6 +4,10 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
+    /// ``productColumns`` of the products table aliased `p`, made once.
+    static let joinedProductColumns = productColumns.split(separator: ",")
+        .map { "p." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
     /// Who saved the product.
     public func favouriteUserIds(productId: String) async throws -> [String] {
         try await database.rows("SELECT user_id FROM favourites WHERE product_id = \(productId) ORDER BY seq").map {
@@ -13,11 +17,9 @@ extension PostgresStore {
 
     /// The products a user saved, most recently saved first.
     public func favourites(userId: String, before position: Int64?, limit: Int) async throws -> Slice<Product> {
-        let columns = Self.productColumns.split(separator: ",").map { "p." + $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: ", ")
         let rows = try await database.rows(
             """
-            SELECT \(unescaped: columns), f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id
+            SELECT \(unescaped: Self.joinedProductColumns), f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id
             WHERE f.user_id = \(userId) AND f.seq < \(position ?? Int64.max) ORDER BY f.seq DESC LIMIT \(Int64(limit + 1))
             """)
         let page = rows.prefix(limit)

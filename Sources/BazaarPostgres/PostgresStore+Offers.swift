@@ -47,7 +47,8 @@ extension PostgresStore {
             try row.decode((String, Int64, String, String, String, Int64, String, String, Int64, Int64).self)
         return Offer(
             id: id, productId: productId, conversationId: conversationId, buyerId: buyerId, amountCents: Int(amount),
-            currency: currency, status: try StoredValues.offerStatus(status), createdAt: StoredValues.date(createdAt),
+            currency: currency, status: try StoredValues.decode(status, as: "an offer's status"),
+            createdAt: StoredValues.date(createdAt),
             updatedAt: StoredValues.date(updatedAt))
     }
 }

@@ -90,7 +90,7 @@ extension PostgresStore {
             createdAt: createdAt,
             photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(
                 productId: id),
-            status: try StoredValues.productStatus(try cells[prefix + "status"].decode(String.self)),
+            status: try StoredValues.decode(try cells[prefix + "status"].decode(String.self), as: "a product's status"),
             updatedAt: try cells[prefix + "updated_at"].decode(Int64?.self).map(StoredValues.date) ?? createdAt,
             favouriteCount: try cells[prefix + "favourite_count"].decode(Int.self))
     }
@@ -101,7 +101,8 @@ extension PostgresStore {
             (String, Int64, String, String, String, Int64, String, String?).self)
         return Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
-            createdAt: StoredValues.date(createdAt), kind: try StoredValues.messageKind(kind), offerId: offerId)
+            createdAt: StoredValues.date(createdAt), kind: try StoredValues.decode(kind, as: "a message's kind"),
+            offerId: offerId)
     }
 
     /// A message from columns named `prefix + name`.
@@ -112,7 +113,7 @@ extension PostgresStore {
             senderId: try cells[prefix + "sender_id"].decode(String.self),
             body: try cells[prefix + "body"].decode(String.self),
             createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
-            kind: try StoredValues.messageKind(try cells[prefix + "kind"].decode(String.self)),
+            kind: try StoredValues.decode(try cells[prefix + "kind"].decode(String.self), as: "a message's kind"),
             offerId: try cells[prefix + "offer_id"].decode(String?.self))
     }
 

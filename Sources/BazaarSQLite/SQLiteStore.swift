@@ -100,7 +100,7 @@ extension SQLiteStore {
             createdAt: createdAt,
             photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(
                 productId: id),
-            status: try StoredValues.productStatus(status),
+            status: try StoredValues.decode(status, as: "a product's status"),
             updatedAt: try row.decode(Int64?.self, forColumn: "updated_at").map(StoredValues.date) ?? createdAt,
             favouriteCount: try row.decode(Int.self, forColumn: "favourite_count")
         )
@@ -119,7 +119,7 @@ extension SQLiteStore {
             senderId: try row.decode(String.self, forColumn: "sender_id"),
             body: try row.decode(String.self, forColumn: "body"),
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
-            kind: try StoredValues.messageKind(try row.decode(String.self, forColumn: "kind")),
+            kind: try StoredValues.decode(try row.decode(String.self, forColumn: "kind"), as: "a message's kind"),
             offerId: try row.decode(String?.self, forColumn: "offer_id")
         )
     }
@@ -155,7 +155,7 @@ extension SQLiteStore {
             buyerId: try row.decode(String.self, forColumn: "buyer_id"),
             amountCents: try row.decode(Int.self, forColumn: "amount_cents"),
             currency: try row.decode(String.self, forColumn: "currency"),
-            status: try StoredValues.offerStatus(try row.decode(String.self, forColumn: "status")),
+            status: try StoredValues.decode(try row.decode(String.self, forColumn: "status"), as: "an offer's status"),
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
             updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")))
     }

@@ -7,28 +7,13 @@ import Foundation
 /// Written once here so that a row written by one engine reads back the same on the other, and a
 /// time stored and a time freshly made (``BazaarJSON/roundedToMillis(_:)``) compare equal.
 package enum StoredValues {
-    /// A message's `kind` column as the wire's kind; anything else is a corrupt row.
-    package static func messageKind(_ column: String) throws -> MessageKind {
-        guard let kind = MessageKind(rawValue: column) else {
-            throw StoreError.corrupt("a message's kind is \(column)")
-        }
-        return kind
-    }
-
-    /// An offer's `status` column as the wire's status; anything else is a corrupt row.
-    package static func offerStatus(_ column: String) throws -> OfferStatus {
-        guard let status = OfferStatus(rawValue: column) else {
-            throw StoreError.corrupt("an offer's status is \(column)")
-        }
-        return status
-    }
-
-    /// A product's `status` column as the wire's status; anything else is a corrupt row.
-    package static func productStatus(_ column: String) throws -> ProductStatus {
-        guard let status = ProductStatus(rawValue: column) else {
-            throw StoreError.corrupt("a product's status is \(column)")
-        }
-        return status
+    /// A text column holding one of the wire's string-valued enumerations (a product's or an
+    /// offer's status, a message's kind) as that value; anything else is a corrupt row, named by
+    /// `what` ("a product's status").
+    package static func decode<Value: RawRepresentable>(_ column: String, as what: String) throws -> Value
+    where Value.RawValue == String {
+        guard let value = Value(rawValue: column) else { throw StoreError.corrupt("\(what) is \(column)") }
+        return value
     }
 
     /// Milliseconds since 1970, the unit every time column uses.
