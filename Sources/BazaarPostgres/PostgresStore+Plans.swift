@@ -41,11 +41,21 @@ extension PostgresStore {
             let rows = try await transaction.rows(
                 "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
             guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
+            // A product taken down leaves its conversations in a second statement of the same
+            // transaction: the plan's timeline lines (its offers declined) update those same
+            // conversation rows, and one statement cannot change a row twice.
+            let deletions = plan.writes.filter(\.isProductDeletion)
             var statement = PlanStatement()
-            try Self.add(plan, now: now, to: &statement)
-            guard
-                let row = try await transaction.rows(statement.query(atMillis: StoredValues.millis(now))).first
-            else { throw StoreError.corrupt("a plan's statement answered no row") }
+            try Self.add(WritePlan(plan.writes.filter { !$0.isProductDeletion }), now: now, to: &statement)
+            let millis = StoredValues.millis(now)
+            guard let row = try await transaction.rows(statement.query(atMillis: millis)).first else {
+                throw StoreError.corrupt("a plan's statement answered no row")
+            }
+            if !deletions.isEmpty {
+                var second = PlanStatement()
+                for deletion in deletions { try Self.add(deletion, at: millis, to: &second) }
+                _ = try await transaction.rows(second.query(atMillis: millis))
+            }
             return try row.decode(([Bool], Int64?).self).0.first ?? true
         }
     }
@@ -240,6 +250,11 @@ extension PostgresStore {
 }
 
 extension StoredWrite {
+    /// Whether this write takes a product down.
+    var isProductDeletion: Bool {
+        if case .deleteProduct = self { true } else { false }
+    }
+
     /// The claim, when this write is one.
     fileprivate var claim: IdempotencyClaim? {
         if case .claim(let claim) = self { return claim }

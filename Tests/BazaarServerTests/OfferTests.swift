@@ -188,6 +188,47 @@ struct OfferTests {
     }
 
     @Test(arguments: StorageKind.available)
+    func reservingSellingOrTakingDownAProductDeclinesItsOpenOffersInTheirConversations(storage: StorageKind)
+        async throws
+    {
+        try await BazaarTestHarness.withServer(on: storage) { client in
+            for (round, change) in ["reserved", "sold", "deleted"].enumerated() {
+                let deal = try await Deal.make(client, round: round)
+                let first = try await client.offer(9_000, in: deal.conversation, by: deal.buyer, key: "a")
+                    .decode(Offer.self)
+                let second = try await client.offer(9_500, in: deal.rivalConversation, by: deal.rival, key: "b")
+                    .decode(Offer.self)
+                switch change {
+                case "deleted":
+                    let gone = try await client.send(
+                        .DELETE, APIRoutes.deleteProduct.path(deal.product.id), token: deal.seller.tokens.accessToken)
+                    #expect(gone.status == 204)
+                default:
+                    let status = ProductStatus(rawValue: change) ?? .sold
+                    #expect(try await client.setStatus(deal.product, status, buyer: deal.buyer, by: deal.seller).status == 200)
+                }
+                for (offer, user, conversation) in [
+                    (first, deal.buyer, deal.conversation), (second, deal.rival, deal.rivalConversation),
+                ] {
+                    let offers = try await client.get(
+                        APIRoutes.conversationOffers.path(conversation.id), token: user.tokens.accessToken
+                    ).decode(Page<Offer>.self).items
+                    #expect(offers.map(\.id) == [offer.id], "\(change)")
+                    #expect(offers.map(\.status) == [.declined], "\(change)")
+                    let lines = try await client.timeline(conversation, as: user).map(\.body)
+                    #expect(lines.last == "Declined the offer of \(offer.amountText)", "\(change)")
+                    let notices = try await client.get(APIRoutes.notifications.template, token: user.tokens.accessToken)
+                        .decode(Page<BazaarAPI.Notification>.self).items
+                    #expect(notices.contains { $0.type == NotificationType.offerDeclined }, "\(change)")
+                    // Closed: taking it back is refused (and of a product taken down, it is gone).
+                    let withdraw = try await client.decide(APIRoutes.withdrawOffer, offer, by: user)
+                    #expect(withdraw.status == (change == "deleted" ? 404 : 409), "\(change)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
     func anOfferRacingASaleNeverLandsOnASoldProduct(storage: StorageKind) async throws {
         try await BazaarTestHarness.withServer(on: storage) { client in
             for round in 0..<10 {
@@ -197,11 +238,13 @@ struct OfferTests {
                 let (offerStatus, saleStatus) = (try await offer.status, try await sale.status)
                 #expect(saleStatus == 200)
                 #expect(offerStatus == 201 || offerStatus == 409, "round \(round)")
-                let open = try await client.get(
+                let offers = try await client.get(
                     APIRoutes.conversationOffers.path(deal.conversation.id), token: deal.buyer.tokens.accessToken
                 ).decode(Page<Offer>.self).items
-                // An offer that got in did so before the sale, which saw it; none came after.
-                #expect((offerStatus == 201) == (open.count == 1), "round \(round)")
+                // An offer that got in did so before the sale, which saw it and declined it; none
+                // came after, and none is left open on a sold product.
+                #expect((offerStatus == 201) == (offers.count == 1), "round \(round)")
+                #expect(offers.allSatisfy { $0.status == .declined }, "round \(round)")
             }
         }
     }

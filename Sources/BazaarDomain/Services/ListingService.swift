@@ -8,7 +8,8 @@ import Foundation
 /// Only the seller may change a listing; to anyone else it answers as a product that does not
 /// exist (404). A sold listing is final: any later edit or status change is a conflict
 /// (`product_sold`). `reserved` and `sold` name a buyer who has a conversation with the seller
-/// about this product (`invalid_buyer` otherwise); `available` releases a reservation. Each
+/// about this product (`invalid_buyer` otherwise); `available` releases a reservation. Reserving,
+/// selling or taking a product down declines its open offers (each in its conversation). Each
 /// change is decided on the product as read and applied only if nothing changed it since (the
 /// product's version, checked under its row lock by the store); a change that lost that race is
 /// decided again on what is there now. Every change costs one ``QuotaAction/edit``.
@@ -105,21 +106,29 @@ public struct ListingService: Sendable {
     }
 
     /// Takes down a product `callerId` sells: it is gone for everyone, with its photos; the
-    /// conversations about it stay.
+    /// conversations about it stay, and its open offers are declined in them.
     public func delete(_ productId: String, by callerId: String) async throws {
         try quotas.charge(.edit, by: callerId)
         for _ in 0..<Self.attempts {
             guard let record = try await store.productRecord(id: productId), record.product.sellerId == callerId
             else { throw DomainError.notFound("The product") }
-            let plan = WritePlan([
-                .expectProduct(id: productId, version: record.version), .deleteProduct(id: productId),
-            ])
-            if try await store.apply(plan, now: clock.now()) == .applied {
+            let now = clock.now()
+            var plan = WritePlan([.expectProduct(id: productId, version: record.version)])
+            try await closeOffers(on: record.product, at: now, in: &plan)
+            plan.append(.deleteProduct(id: productId))
+            if try await store.apply(plan, now: now) == .applied {
                 await events.productsChanged()
                 return
             }
         }
         throw DomainError.busy("The product is changing too often to be taken down now.", retryAfter: 1)
+    }
+
+    /// Adds to `plan` the decline of every open offer on `product`: once it is reserved, sold or
+    /// gone, no offer on it can be accepted, and each buyer is told in the conversation.
+    private func closeOffers(on product: Product, at now: Date, in plan: inout WritePlan) async throws {
+        OfferTimeline(clock: clock).decline(
+            try await store.openOffers(productId: product.id), seller: product.sellerId, at: now, to: &plan)
     }
 
     /// Adds to `plan` what the people who saved the product are told of the change from `record`
@@ -171,6 +180,9 @@ public struct ListingService: Sendable {
             changed.version = record.version + 1
             var plan = WritePlan([.expectProduct(id: productId, version: record.version), .saveProduct(changed)])
             try await tellSavers(from: record, to: changed, at: now, in: &plan)
+            if changed.product.status != .available {
+                try await closeOffers(on: changed.product, at: now, in: &plan)
+            }
             if try await store.apply(plan, now: now) == .applied {
                 await events.productsChanged()
                 return changed.product

@@ -21,6 +21,7 @@ public struct OfferService: Sendable {
     let events: any LiveEventBus
     let quotas: QuotaLimiter
     let clock: DomainClock
+    private var timeline: OfferTimeline { OfferTimeline(clock: clock) }
 
     /// A service over `store`, announcing on `events`, charging `quotas`, on `clock`.
     package init(store: any BazaarStore, events: any LiveEventBus, quotas: QuotaLimiter, clock: DomainClock) {
@@ -93,7 +94,7 @@ public struct OfferService: Sendable {
                 plan.append(.publish(.offerUpdated(earlier), to: [callerId, product.sellerId]))
             }
             plan.append(.saveOffer(offer))
-            add(line, telling: product.sellerId, NotificationType.offerReceived, members: members, to: &plan)
+            timeline.add(line, telling: product.sellerId, NotificationType.offerReceived, members: members, to: &plan)
             plan.append(.publish(.offerUpdated(offer), to: members))
             switch try await store.apply(plan, now: now) {
             case .applied:
@@ -142,26 +143,22 @@ public struct OfferService: Sendable {
                 reserved.version = record.version + 1
                 plan.append(.saveProduct(reserved))
                 offer.status = .accepted
-                for var other in try await store.openOffers(productId: offer.productId) where other.id != offer.id {
-                    other.status = .declined
-                    other.updatedAt = now
-                    recordDecision(
-                        other, "Declined the offer of", by: sellerId, telling: other.buyerId,
-                        NotificationType.offerDeclined, seller: sellerId, to: &plan)
-                }
-                recordDecision(
+                timeline.decline(
+                    try await store.openOffers(productId: offer.productId), except: offer.id, seller: sellerId,
+                    at: now, to: &plan)
+                timeline.record(
                     offer, "Accepted the offer of", by: sellerId, telling: offer.buyerId,
                     NotificationType.offerAccepted, seller: sellerId, to: &plan)
             case .decline:
                 plan.append(.bumpProduct(id: offer.productId, version: record.version + 1))
                 offer.status = .declined
-                recordDecision(
+                timeline.record(
                     offer, "Declined the offer of", by: sellerId, telling: offer.buyerId,
                     NotificationType.offerDeclined, seller: sellerId, to: &plan)
             case .withdraw:
                 plan.append(.bumpProduct(id: offer.productId, version: record.version + 1))
                 offer.status = .withdrawn
-                recordDecision(
+                timeline.record(
                     offer, "Withdrew the offer of", by: offer.buyerId, telling: nil, nil, seller: sellerId, to: &plan)
             }
             switch try await store.apply(plan, now: now) {
@@ -202,38 +199,5 @@ public struct OfferService: Sendable {
                 code: "idempotency_key_reused", message: "This Idempotency-Key was already used for something else.")
         }
         return offer
-    }
-
-    /// Adds `offer` in its new state with its timeline line ("`verb` 120.00 EUR" by `senderId`),
-    /// the notification of `recipient` (when given) and the live events to both members.
-    private func recordDecision(
-        _ offer: Offer, _ verb: String, by senderId: String, telling recipient: String?, _ type: String?,
-        seller: String, to plan: inout WritePlan
-    ) {
-        plan.append(.saveOffer(offer))
-        let members = [offer.buyerId, seller]
-        let line = Message(
-            id: clock.newId(), conversationId: offer.conversationId, senderId: senderId,
-            body: "\(verb) \(offer.amountText)", createdAt: offer.updatedAt, kind: .offer, offerId: offer.id)
-        if let recipient, let type {
-            add(line, telling: recipient, type, members: members, to: &plan)
-        } else {
-            plan.append(.appendMessage(line))
-            plan.append(.publish(.messageCreated(line), to: members))
-        }
-        plan.append(.publish(.offerUpdated(offer), to: members))
-    }
-
-    /// Adds a timeline line, the notification of `recipient` about it, and their live events.
-    private func add(
-        _ line: Message, telling recipient: String, _ type: String, members: [String], to plan: inout WritePlan
-    ) {
-        let notification = BazaarAPI.Notification(
-            id: clock.newId(), type: type, read: false, createdAt: line.createdAt,
-            conversationId: line.conversationId, messageId: line.id)
-        plan.append(.appendMessage(line))
-        plan.append(.notify(userId: recipient, notification))
-        plan.append(.publish(.messageCreated(line), to: members))
-        plan.append(.publish(.notificationCreated(notification), to: [recipient]))
     }
 }
