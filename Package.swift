@@ -140,6 +140,11 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "Offers",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
 
         // MARK: Core UI (terminal rendering primitives; knows no feature)
         .target(
@@ -290,7 +295,7 @@ let package = Package(
             name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "Favourites", "LiveEvents", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "LiveEvents", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -425,7 +430,7 @@ let package = Package(
             name: "DependenciesTests",
             dependencies: [
                 "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",
-                "Favourites",
+                "Favourites", "Offers",
             ],
             swiftSettings: strict
         ),
@@ -451,6 +456,13 @@ let package = Package(
         .testTarget(
             name: "FavouritesTests",
             dependencies: ["Favourites", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "OffersTests",
+            dependencies: [
+                "Offers", "LiveEvents", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,6 +5,7 @@ import Foundation
 import LiveEvents
 import Networking
 import Notifications
+import Offers
 import Products
 import Profile
 import Session
@@ -32,6 +33,9 @@ enum CompositionRoot {
             LiveEventsConnection(baseURL: services.environment.serverURL, network: session.network)
         }
         dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
+        dependencies.register((any OffersModuleProtocol).self) { resolver in
+            OffersModule(session: session, connection: try resolver.resolve((any LiveEventSource).self))
+        }
         dependencies.register((any NotificationsModuleProtocol).self) { resolver in
             NotificationsModule(session: session, events: try resolver.resolve((any LiveEventSource).self))
         }

@@ -18,7 +18,7 @@ public final class Dependencies: DependencyManager {
     public var requiredTypes: [any Any.Type] {
         [
             (any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self,
-            (any ChatModuleProtocol).self, (any FavouritesModuleProtocol).self,
+            (any ChatModuleProtocol).self, (any FavouritesModuleProtocol).self, (any OffersModuleProtocol).self,
         ]
     }
 
@@ -40,6 +40,11 @@ public final class Dependencies: DependencyManager {
     /// The favourites feature.
     public var favouritesModule: any FavouritesModuleProtocol {
         get throws(DependencyError) { try resolve((any FavouritesModuleProtocol).self) }
+    }
+
+    /// The offers feature.
+    public var offersModule: any OffersModuleProtocol {
+        get throws(DependencyError) { try resolve((any OffersModuleProtocol).self) }
     }
 
     /// The products feature.

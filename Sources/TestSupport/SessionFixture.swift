@@ -36,11 +36,16 @@ public struct SessionFixture: Sendable {
         }
     }
 
-    /// A session starter on this server; `clock` is the client's clock for token expiry.
+    /// A session starter on this server; `clock` is the client's clock for token expiry. A second
+    /// person signed in through the kit at the same time needs a `device` of their own (their own
+    /// token file).
     public func starter(
-        margin: Duration = .seconds(10), clock: TestClock? = nil,
+        margin: Duration = .seconds(10), clock: TestClock? = nil, device: String? = nil,
         onSessionEnded: @escaping @Sendable (String) async -> Void = { _ in }
     ) -> SessionStarter {
+        let tokenFile =
+            device.map { self.tokenFile.deletingLastPathComponent().appendingPathComponent("\($0).json") }
+            ?? self.tokenFile
         var performer = NetworkRequestPerformer(cache: cache)
         performer.timeout = .seconds(30)
         let now: @Sendable () -> Date = { clock?.now() ?? Date() }

@@ -205,7 +205,9 @@ struct OfferTests {
                     #expect(gone.status == 204)
                 default:
                     let status = ProductStatus(rawValue: change) ?? .sold
-                    #expect(try await client.setStatus(deal.product, status, buyer: deal.buyer, by: deal.seller).status == 200)
+                    #expect(
+                        try await client.setStatus(deal.product, status, buyer: deal.buyer, by: deal.seller).status
+                            == 200)
                 }
                 for (offer, user, conversation) in [
                     (first, deal.buyer, deal.conversation), (second, deal.rival, deal.rivalConversation),

@@ -4,6 +4,7 @@ import Dependencies
 import Favourites
 import Foundation
 import Notifications
+import Offers
 import Products
 import Profile
 import Session
@@ -32,6 +33,8 @@ struct ModuleRegistrationTests {
             dependencies.register((any ChatModuleProtocol).self) { _ in ChatModule(session: session, outbox: outbox) }
             dependencies.register((any NotificationsModuleProtocol).self) { _ in NotificationsModule(session: session) }
             dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
+            #expect(throws: DependencyError.self) { try dependencies.validate() }
+            dependencies.register((any OffersModuleProtocol).self) { _ in OffersModule(session: session) }
             try dependencies.validate()
 
             let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)
