@@ -74,23 +74,39 @@ extension BazaarCLI.Outcome {
 }
 
 /// A seller and a buyer, each with their own config folder, signed up through the CLI, and the
-/// conversation the buyer started with the seller.
+/// conversation the buyer started with the seller (about a product of the seller's, when asked).
 struct CLIChat {
     let seller: CLIUser
     let buyer: CLIUser
     /// The seller's account.
     let sellerAccount: User
     let conversation: Conversation
+    /// What the conversation is about, when it is about a product.
+    var product: Product?
 
     /// Runs `body` with a fresh seller and buyer on a fresh server; their folders are removed after.
-    static func with(_ body: (CLIChat, BazaarTestClient) async throws -> Void) async throws {
+    /// With `selling` (a title and a price), the seller lists that product first and the
+    /// conversation is about it.
+    static func with(
+        selling: (title: String, price: String)? = nil, _ body: (CLIChat, BazaarTestClient) async throws -> Void
+    ) async throws {
         try await CLIUser.pair { seller, buyer, server in
             let (sam, _) = try await seller.json(
                 User.self, ["register", "sam", "--name", "Sam Seller"], input: "sam-password\n")
             _ = try await buyer.json(User.self, ["register", "bea", "--name", "Bea Buyer"], input: "bea-password\n")
-            let (conversation, _) = try await buyer.json(Conversation.self, ["chat", "start", sam.id])
+            var product: Product?
+            var start = ["chat", "start", sam.id]
+            if let selling {
+                product = try await seller.json(
+                    Product.self, ["product", "sell", "--title", selling.title, "--price", selling.price]
+                ).0
+                start += ["--product", product?.id ?? ""]
+            }
+            let (conversation, _) = try await buyer.json(Conversation.self, start)
             try await body(
-                CLIChat(seller: seller, buyer: buyer, sellerAccount: sam, conversation: conversation), server)
+                CLIChat(
+                    seller: seller, buyer: buyer, sellerAccount: sam, conversation: conversation, product: product),
+                server)
         }
     }
 }

@@ -185,7 +185,7 @@ struct CLIWalkthroughTests {
 
     /// Polls `user`'s conversation list until the conversation's last message starts with
     /// `lastMessagePrefix` and nothing in it is unread (bounded: a minute at most).
-    private static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String)
+    static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String)
         async throws
     {
         let deadline = ContinuousClock.now + .seconds(60)

@@ -58,8 +58,8 @@ struct CompositionRootTests {
             try CompositionRoot.validate(dependencies, signedIn: true)
         } throws: { error in
             guard case DependencyError.validationFailed(let problems) = error else { return false }
-            // Profile, chat, notifications and favourites need someone signed in.
-            return problems.count == 4
+            // Profile, chat, notifications, favourites and offers need someone signed in.
+            return problems.count == 5
         }
     }
 }

@@ -132,7 +132,9 @@ struct ChatCommand: AsyncParsableCommand {
             abstract: "Chat live: history, new messages as they arrive, lines you type are sent.",
             discussion: """
                 Type a line and press Enter to send it. /older shows earlier messages; /quit (or
-                Ctrl-D) leaves. Messages you see are marked read.
+                Ctrl-D) leaves. Messages you see are marked read. Offers: /offer 120 makes one,
+                /offers lists them, /accept, /decline and /withdraw [OFFER] decide one; an offer made
+                or decided by the other person shows up as it happens.
 
                 Examples:
                   bazaar chat open 9d4b…
@@ -146,8 +148,9 @@ struct ChatCommand: AsyncParsableCommand {
                 let conversationID = try context.ids.resolve(conversation, what: "conversation")
                 let screen = try context.dependencies.chatModule.messagesScreen(conversationID: conversationID)
                 let outbox = try context.dependencies.resolve((any OutboxControlling).self)
+                let offers = try context.dependencies.offersModule.offersScreen(conversationID: conversationID)
                 try await ChatRoom(
-                    logic: screen.logic, outbox: outbox, output: context.output,
+                    logic: screen.logic, offers: offers.logic, outbox: outbox, output: context.output,
                     renderer: MessagesRenderer(me: session.userID)
                 ).run(input: StandardInputLines.stream())
             }

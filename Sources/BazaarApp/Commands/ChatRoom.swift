@@ -4,19 +4,29 @@ import Dependencies
 import Foundation
 import TerminalUI
 
-/// The interactive `bazaar chat open`: draws the messages screen's states on a terminal, which only
-/// appends, and turns typed lines into actions. The logic follows the conversation (live messages,
-/// read receipts, outbox deliveries); this type only remembers what it already printed.
+/// The interactive `bazaar chat open`: draws the messages screen's states (and the offers screen's,
+/// of the same conversation) on a terminal, which only appends, and turns typed lines into actions.
+/// The logic follows the conversation (live messages and offers, read receipts, outbox
+/// deliveries); this type only remembers what it already printed.
 actor ChatRoom {
     private let logic: any MessagesLogic
+    private let offers: (any OffersLogic)?
     private let outbox: any OutboxControlling
     private let output: TerminalOutput
     private let renderer: MessagesRenderer
     private var printed: Set<String> = []
     private var reportedFailures: Set<String> = []
+    /// The typed commands about offers.
+    private static let offerCommands: Set<String> = ["/offer", "/offers", "/accept", "/decline", "/withdraw"]
+    /// The open offers whose decisions were pointed out to the reader.
+    private var announced: Set<String> = []
 
-    init(logic: any MessagesLogic, outbox: any OutboxControlling, output: TerminalOutput, renderer: MessagesRenderer) {
+    init(
+        logic: any MessagesLogic, offers: (any OffersLogic)? = nil, outbox: any OutboxControlling,
+        output: TerminalOutput, renderer: MessagesRenderer
+    ) {
         self.logic = logic
+        self.offers = offers
         self.outbox = outbox
         self.output = output
         self.renderer = renderer
@@ -27,7 +37,13 @@ actor ChatRoom {
         let content = try await output.loading("Opening the conversation") { await logic.send(.load) }.content()
         output.write(renderer.lines(for: content))
         printed = Set(content.messages.map(\.id))
-        output.write("Type a message and press Enter; /older for earlier messages, /quit to leave.".consoleText(.muted))
+        output.write(
+            "Type a message and press Enter; /older for earlier messages, /quit to leave.".consoleText(.muted))
+        if offers != nil {
+            output.write(
+                "Offers: /offer 120 makes one; /offers lists them; /accept, /decline, /withdraw [id] decide one."
+                    .consoleText(.muted))
+        }
         await outbox.start()
         // Watching the states opens the screen: the logic marks what arrives read and follows live.
         let states = await logic.states()
@@ -36,12 +52,24 @@ actor ChatRoom {
             for await state in states { self.show(state) }
         }
         defer { drawing.cancel() }
+        var offerDrawing: Task<Void, Never>?
+        if let offers {
+            announce(await offers.send(.load), quietly: false)
+            let offerStates = await offers.states()
+            offerDrawing = Task {
+                for await state in offerStates { self.announce(state, quietly: true) }
+            }
+        }
+        defer { offerDrawing?.cancel() }
         reading: for await line in input {
             let text = line.trimmingCharacters(in: .whitespaces)
-            switch text {
+            let words = text.split(separator: " ").map(String.init)
+            switch words.first ?? "" {
             case "": continue
             case "/quit", "/exit": break reading
             case "/older": showOlder(await logic.send(.loadOlder))
+            case let command where offers != nil && Self.offerCommands.contains(command):
+                await offerMove(words)
             default: await logic.send(.send(text))
             }
         }
@@ -71,6 +99,52 @@ actor ChatRoom {
         case .loading:
             break
         }
+    }
+
+    /// Performs a typed offer command: `/offer AMOUNT`, `/offers`, or a decision with an optional
+    /// offer id.
+    private func offerMove(_ words: [String]) async {
+        guard let offers else { return }
+        let argument = words.dropFirst().first
+        switch words[0] {
+        case "/offers":
+            let state = await offers.send(.load)
+            guard let content = state.content else { return show(state.error) }
+            output.write(OffersRenderer().lines(for: content, width: output.capabilities.width))
+        case "/offer":
+            guard let cents = argument.flatMap(Price.cents(from:)), cents > 0 else {
+                return output.write("Say how much: /offer 120 or /offer 99.50".consoleText(.warning))
+            }
+            show(await offers.send(.make(amountCents: cents)).error)
+        default:
+            guard let decision = OfferDecision(rawValue: String(words[0].dropFirst())) else { return }
+            let loaded = await offers.send(.load)
+            guard let content = loaded.content else { return show(loaded.error) }
+            do {
+                let card = try OfferMoves.target(of: decision, idPrefix: argument, in: content)
+                show(await offers.send(.decide(decision, offerID: card.id)).error)
+            } catch {
+                output.write(ErrorPanel(message: error.description, suggestion: "/offers lists them.").render())
+            }
+        }
+    }
+
+    /// Points out, once each, the open offers whose decisions are the reader's (as they arrive
+    /// live, too); the offer's own line in the timeline says the rest.
+    private func announce(_ state: ScreenState<OffersContent>, quietly: Bool) {
+        guard let content = state.content else {
+            if !quietly { show(state.error) }
+            return
+        }
+        for card in content.cards.reversed() where !card.decisions.isEmpty && !announced.contains(card.id) {
+            announced.insert(card.id)
+            output.write(OffersRenderer().line(for: card))
+        }
+    }
+
+    private func show(_ error: ScreenError?) {
+        guard let error else { return }
+        output.write(ErrorPanel(message: error.message, suggestion: error.suggestion).render())
     }
 
     private func showOlder(_ state: ScreenState<MessagesContent>) {

@@ -35,12 +35,14 @@ struct MessagesRenderer {
         line(for: MessageLine(entry))
     }
 
-    /// One line as the feature's state says it.
+    /// One line as the feature's state says it; an offer's line is marked apart (◆) from what
+    /// people wrote.
     func line(for line: MessageLine) -> ConsoleText {
+        let body = line.offerID == nil ? line.body.consoleText() : ("◆ " + line.body).consoleText(.warning)
         var text =
             Formats.time(line.time).consoleText(.muted) + "  "
             + "\(line.author):".consoleText(line.isMine ? .info : .heading)
-            + " " + line.body.consoleText()
+            + " " + body
         if let status = line.status {
             let style: ConsoleStyle =
                 switch status {

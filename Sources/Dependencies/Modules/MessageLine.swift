@@ -48,6 +48,9 @@ public struct MessageLine: Sendable, Equatable, Identifiable {
     public var time: Date
     /// For a message still in the outbox, its way there; `nil` for one in the history.
     public var status: Status?
+    /// For an offer's line ("Offered 120.00 EUR", "Accepted the offer of …"), the offer it is
+    /// about; a renderer draws such lines apart from what people wrote.
+    public var offerID: String?
 }
 
 extension MessageLine {
@@ -56,7 +59,7 @@ extension MessageLine {
         let mine = message.senderId == viewerID
         self.init(
             id: message.id, author: mine ? "You" : conversation.otherUser.displayName, isMine: mine, body: message.body,
-            time: message.createdAt, status: nil)
+            time: message.createdAt, status: nil, offerID: message.kind == .offer ? message.offerId : nil)
     }
 
     /// One of the reader's own messages still in the outbox.

@@ -88,6 +88,15 @@ public struct OffersContent: Sendable, Equatable {
         offers.first { $0.id == offerID }.map { OfferCard($0, in: conversation, viewer: viewerID) }
     }
 
+    /// The offer a `decision` is about when the person names none, or names one by a prefix of its
+    /// id: the newest offer (matching `idPrefix`, when given) on which the viewer may take that
+    /// decision now; `nil` when there is none.
+    public func target(of decision: OfferDecision, idPrefix: String? = nil) -> OfferCard? {
+        cards.first { card in
+            card.decisions.contains(decision) && (idPrefix.map { card.id.hasPrefix($0) } ?? true)
+        }
+    }
+
     /// Whether the viewer may make an offer: they are not the seller, and the product is there and
     /// available.
     public var canOffer: Bool {

@@ -1,0 +1,67 @@
+import BazaarAPI
+import Foundation
+import TestSupport
+import Testing
+
+/// The deal through `bazaar` as a person or a script drives it: offers (as commands and inside
+/// `chat open`), against a real server on loopback.
+@Suite("bazaar: the deal, driven as a subprocess", .timeLimit(.minutes(4)))
+struct CLIDealTests {
+    @Test(
+        "offer make, list, accept: each side sees its own decisions; a decision that is not yours exits 1 with a line")
+    func offerCommands() async throws {
+        try await CLIChat.with(selling: ("Bicycle", "150")) { chat, _ in
+            let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
+            let badAmount = try await buyer.run(["offer", "make", conversation.id, "lots"])
+            #expect(badAmount.exitCode == 64, "\(badAmount.stderr)")
+            let (made, _) = try await buyer.json([Offer].self, ["offer", "make", conversation.id, "120"])
+            #expect(made.map(\.amountCents) == [12_000])
+            let asked = try await seller.run(["offer", "list", conversation.id])
+            #expect(asked.stdout.contains("Bea Buyer offered 120.00 EUR"), "\(asked.stdout)")
+            #expect(asked.stdout.contains("waiting for your answer") && asked.stdout.contains("accept, decline"))
+            let notYours = try await buyer.run(["offer", "accept", conversation.id])
+            #expect(notYours.exitCode == 1)
+            #expect(notYours.errorLines == ["bazaar: no offer here can be accepted by you now"])
+            let unknown = try await seller.run(["offer", "accept", conversation.id, "zzzz"])
+            #expect(unknown.exitCode == 66, "\(unknown.stderr)")
+            let (accepted, _) = try await seller.json([Offer].self, ["offer", "accept", conversation.id])
+            #expect(accepted.first?.status == .accepted)
+            let (shown, _) = try await buyer.json(ShownProduct.self, ["product", "show", chat.product?.id ?? ""])
+            #expect(shown.product.status == .reserved)
+            let told = try await buyer.run(["offer", "list", conversation.id])
+            #expect(told.stdout.contains("accepted: reserved for you"), "\(told.stdout)")
+        }
+    }
+
+    @Test("chat open: an offer made while it is open shows up, and /accept takes it")
+    func offersInsideChatOpen() async throws {
+        try await CLIChat.with(selling: ("Armchair", "90")) { chat, server in
+            let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
+            _ = try await buyer.run(["chat", "send", conversation.id, "Would you take less?"])
+            let open = try BazaarCLI().startInteractive(
+                [
+                    "chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir",
+                    seller.configFolder.path,
+                ],
+                environment: ["NO_COLOR": "1"])
+            try await CLIWalkthroughTests.waitUntilRead(conversation.id, by: seller, lastMessagePrefix: "Would")
+            _ = try await buyer.run(["offer", "make", conversation.id, "75"])
+            // The offer's line arrives live and the open screen marks it read.
+            try await CLIWalkthroughTests.waitUntilRead(conversation.id, by: seller, lastMessagePrefix: "Offered")
+            try open.type("/accept\n/quit\n")
+            let outcome = await open.wait()
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("Bea Buyer: ◆ Offered 75.00 EUR"), "\(outcome.stdout)")
+            #expect(
+                outcome.stdout.contains("◆ Bea Buyer offered 75.00 EUR: waiting for your answer (/accept, /decline)"))
+            #expect(outcome.stdout.contains("You: ◆ Accepted the offer of 75.00 EUR"), "\(outcome.stdout)")
+            let (shown, _) = try await buyer.json(ShownProduct.self, ["product", "show", chat.product?.id ?? ""])
+            #expect(shown.product.status == .reserved)
+        }
+    }
+}
+
+/// What `bazaar product show --json` prints.
+struct ShownProduct: Decodable {
+    let product: Product
+}
