@@ -28,9 +28,12 @@ extension WebApp {
                             state.error ?? ScreenError(kind: .notFound, message: "No such conversation."))
                     }
                     if content.conversation.unreadCount > 0 { await logic.send(.markRead) }
+                    let offers = try await page.dependencies.offersModule.offersScreen(conversationID: id).logic.send(
+                        .load)
                     let live = "/live/conversations/\(id)" + (older > 0 ? "?older=\(older)" : "")
                     let view = ConversationView(
-                        content: content, me: user.id, olderPages: older, nav: page.nav(live: live))
+                        content: content, offers: offers.content, me: user.id, olderPages: older,
+                        nav: page.nav(live: live))
                     return page.render(view, "conversation")
                 }
             }
@@ -53,16 +56,51 @@ extension WebApp {
                 }
             }
         }
+        router.post("/conversations/{id}/offers") { request, context in
+            let id = try context.parameters.require("id")
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    guard let cents = Price.cents(from: page.form["amount"] ?? ""), cents > 0 else {
+                        return page.failed(
+                            ScreenError(kind: .invalidInput, message: "An offer is a price such as 120 or 99.50."),
+                            heading: "The offer was not made")
+                    }
+                    let logic = try page.dependencies.offersModule.offersScreen(conversationID: id).logic
+                    let state = await logic.send(.make(amountCents: cents))
+                    if let error = state.error { return page.failed(error, heading: "The offer was not made") }
+                    return page.redirect(to: "/conversations/\(id)")
+                }
+            }
+        }
+        router.post("/conversations/{id}/offers/{offer}/{decision}") { request, context in
+            let id = try context.parameters.require("id")
+            let offerID = try context.parameters.require("offer")
+            let decision = OfferDecision(rawValue: try context.parameters.require("decision"))
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    guard let decision else {
+                        return page.failed(ScreenError(kind: .notFound, message: "There is no such decision."))
+                    }
+                    let logic = try page.dependencies.offersModule.offersScreen(conversationID: id).logic
+                    let state = await logic.send(.decide(decision, offerID: offerID))
+                    if let error = state.error { return page.failed(error, heading: "The offer was not changed") }
+                    return page.redirect(to: "/conversations/\(id)#offer-\(offerID)")
+                }
+            }
+        }
         router.get("/live/conversations/{id}") { request, context in
             let id = try context.parameters.require("id")
             let older = olderPages(request)
             return try await page(request, context) { page in
                 try await page.signedIn { user in
                     let logic = try page.dependencies.chatModule.messagesScreen(conversationID: id).logic
+                    let offers = try page.dependencies.offersModule.offersScreen(conversationID: id).logic
                     let actions = [MessagesAction.load] + Array(repeating: .loadOlder, count: older)
-                    return await page.live(logic, after: actions, element: "message-list", template: "messageList") {
-                        state, nav in
-                        state.content.map { ConversationView(content: $0, me: user.id, olderPages: older, nav: nav) }
+                    return await page.live(logic, after: actions, offers, after: [.load]) { messages, offers, nav in
+                        guard let content = messages.content else { return [] }
+                        let view = ConversationView(
+                            content: content, offers: offers.content, me: user.id, olderPages: older, nav: nav)
+                        return [("message-list", "messageList", view), ("offer-form", "offerForm", view)]
                     }
                 }
             }

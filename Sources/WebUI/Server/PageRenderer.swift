@@ -16,6 +16,7 @@ struct PageRenderer: Sendable {
             ("sell", ProductTemplates.sell),
             ("conversations", ChatTemplates.conversations), ("conversationList", ChatTemplates.conversationList),
             ("conversation", ChatTemplates.conversation), ("messageList", ChatTemplates.messageList),
+            ("offerForm", ChatTemplates.offerForm),
             ("notifications", AccountPagesTemplates.notifications),
             ("notificationList", AccountPagesTemplates.notificationList), ("profile", AccountPagesTemplates.profile),
             ("saved", SavedTemplates.saved),

@@ -28,6 +28,7 @@ enum ChatTemplates {
         <h1>{{heading}}</h1>
         {{#olderURL}}<p><a href="{{olderURL}}">Show earlier messages</a></p>{{/olderURL}}
         {{> messageList}}
+        {{> offerForm}}
         <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="compose">Your message</label>
@@ -37,11 +38,32 @@ enum ChatTemplates {
         {{/content}}{{/layout}}
         """
 
+    /// `offerForm`: making an offer, when the reader may; swapped live (an accept closes it).
+    static let offerForm = """
+        <div id="offer-form">
+        {{#makeOffer}}
+        <form method="post" action="{{action}}" class="card offer-form">
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <label for="offer-amount">Make an offer (asking {{asking}})</label>
+        <input id="offer-amount" name="amount" inputmode="decimal" required placeholder="120.00">
+        <button type="submit">Make an offer</button>
+        </form>
+        {{/makeOffer}}
+        </div>
+        """
+
     /// `messageList`: the messages, oldest first, then the outbox's; swapped live.
     static let messageList = """
         <ol id="message-list" class="messages" aria-live="polite">
         {{#messages}}
-        <li class="message {{#mine}}mine{{/mine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}} <span class="state sent">sent</span>{{/mine}}</li>
+        <li class="message {{#mine}}mine{{/mine}}{{#offerLine}} offer-line{{/offerLine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}}{{^offerLine}} <span class="state sent">sent</span>{{/offerLine}}{{/mine}}
+        {{#card}}
+        <div class="offer-card" id="offer-{{id}}">
+        <p><strong>{{headline}}</strong>: <span class="standing {{status}}">{{standing}}</span></p>
+        {{#decisions}}<form class="inline" method="post" action="{{action}}"><input type="hidden" name="csrf" value="{{nav.csrf}}"><button type="submit">{{title}}</button></form> {{/decisions}}
+        </div>
+        {{/card}}
+        </li>
         {{/messages}}
         {{#pending}}
         <li class="message mine pending"><span class="who">You</span> <span class="body">{{body}}</span> <span class="state {{stateClass}}">{{state}}</span></li>

@@ -34,6 +34,11 @@ enum StaticAssets {
         .message { padding: 6px 10px; margin: 6px 0; background: var(--card); border-radius: 8px; max-width: 40em; }
         .message.mine { margin-left: auto; background: #e8f1fb; }
         .who { font-weight: 600; }
+        .offer-line .body { font-style: italic; }
+        .offer-card { border: 1px solid #c9a227; border-radius: 8px; padding: 8px 10px; margin-top: 6px; background: #fffbea; }
+        .offer-card p { margin: 0 0 6px; }
+        .offer-card button { margin-right: 6px; }
+        .standing.open { color: #8a5a00; } .standing.accepted { color: #1b6b2a; } .standing.declined, .standing.withdrawn { color: var(--muted); }
         .state.queued, .state.sending { color: #8a5a00; }
         .state.sent { color: #1b6b2a; }
         .state.failed, .error, .field-error { color: var(--error); }

@@ -27,7 +27,8 @@ struct ConversationListView: Sendable {
     }
 }
 
-/// One conversation's page and its live message list.
+/// One conversation's page and its live parts: the message list (each offer drawn as a card at
+/// its first line, with the buttons the reader may press) and the form to make an offer.
 struct ConversationView: Sendable {
     struct Line: Sendable {
         var who: String
@@ -35,6 +36,10 @@ struct ConversationView: Sendable {
         var mine: Bool
         var time: String
         var isoTime: String
+        /// Whether it is an offer's line rather than something a person wrote.
+        var offerLine: Bool
+        /// The offer's card, on the first line of each offer.
+        var card: OfferCardView?
     }
 
     struct Pending: Sendable {
@@ -50,6 +55,8 @@ struct ConversationView: Sendable {
     var olderURL: String?
     var messages: [Line]
     var pending: [Pending]
+    /// The form to make an offer, when the reader may make one.
+    var makeOffer: MakeOfferView?
 
     /// The CSS class of a status: how this renderer styles it (the words are the state's).
     static func styleClass(_ status: MessageLine.Status) -> String {
@@ -62,7 +69,8 @@ struct ConversationView: Sendable {
     }
 
     /// `olderPages` is how many pages before the newest are shown; the link asks for one more.
-    init(content: MessagesContent, me: String, olderPages: Int = 0, nav: NavigationView) {
+    /// `offers` (the same conversation's offers screen, when loaded) adds the cards and the form.
+    init(content: MessagesContent, offers: OffersContent? = nil, me: String, olderPages: Int = 0, nav: NavigationView) {
         let conversation = content.conversation
         title = "Chat with \(conversation.otherUser.displayName)"
         heading = title + (conversation.product.map { " about \($0.title)" } ?? "")
@@ -70,13 +78,58 @@ struct ConversationView: Sendable {
         id = conversation.id
         olderURL = content.hasOlder ? "/conversations/\(conversation.id)?older=\(olderPages + 1)" : nil
         let lines = content.lines(viewer: me)
+        var carded: Set<String> = []
         messages = lines.filter { $0.status == nil }.map { line in
-            Line(
+            var card: OfferCardView?
+            if let offerID = line.offerID, !carded.contains(offerID), let offer = offers?.card(offerID) {
+                carded.insert(offerID)
+                card = OfferCardView(offer, conversationID: conversation.id)
+            }
+            return Line(
                 who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time),
-                isoTime: WebFormats.iso(line.time))
+                isoTime: WebFormats.iso(line.time), offerLine: line.offerID != nil, card: card)
         }
         pending = lines.compactMap { line in
             line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }
         }
+        if let offers, offers.canOffer {
+            makeOffer = MakeOfferView(
+                action: "/conversations/\(conversation.id)/offers", asking: offers.askingPrice ?? "")
+        }
     }
+}
+
+/// An offer drawn as a card: what was offered, where it stands, and a button per decision the
+/// reader may take (each a plain form).
+struct OfferCardView: Sendable {
+    struct Button: Sendable {
+        var action: String
+        var title: String
+    }
+
+    var id: String
+    var headline: String
+    var standing: String
+    /// The CSS class of the standing (`open`, `accepted`, `declined`, `withdrawn`).
+    var status: String
+    var decisions: [Button]
+
+    init(_ card: OfferCard, conversationID: String) {
+        id = card.id
+        headline = card.headline
+        standing = card.standing
+        status = card.offer.status.rawValue
+        decisions = card.decisions.map { decision in
+            Button(
+                action: "/conversations/\(conversationID)/offers/\(card.id)/\(decision.rawValue)",
+                title: decision.title)
+        }
+    }
+}
+
+/// The form to make an offer.
+struct MakeOfferView: Sendable {
+    var action: String
+    /// The asking price, as the label mentions it.
+    var asking: String
 }
