@@ -2,7 +2,8 @@ import Dependencies
 import Networking
 import Session
 
-/// The products feature (seed 002's module): browsing, a product's page, and selling.
+/// The products feature (seed 002's module): browsing, a product's page, selling, and the seller's
+/// own listings.
 public struct ProductsModule: ProductsModuleProtocol {
     private let network: NonAuthenticatedNetworkController
     private let session: UserSession?
@@ -26,5 +27,12 @@ public struct ProductsModule: ProductsModuleProtocol {
     /// The sell form.
     public func sellScreen() -> SellScreen {
         SellScreen(title: "Sell", logic: SellLogicController(session: session))
+    }
+
+    /// One of the signed-in user's own listings.
+    public func listingScreen(id: String) -> ListingScreen {
+        ListingScreen(
+            title: "Your listing",
+            logic: ListingLogicController(session: session, publicNetwork: network, productID: id))
     }
 }

@@ -124,6 +124,74 @@ public enum SellAction: Sendable, Equatable {
 /// Listing a product for sale.
 public protocol SellLogic: LogicController where Action == SellAction, State == ScreenState<SellContent> {}
 
+extension SellDraft {
+    /// The form filled in with `product` as it is (to edit it).
+    public init(_ product: Product) {
+        self.init(
+            title: product.title, description: product.description, price: MoneyText.amount(cents: product.priceCents),
+            currency: product.currency)
+    }
+}
+
+/// What the seller's own listing screen shows: the product, the form to edit it (with an error
+/// beside each field that breaks a rule), and the people it can be reserved for or sold to.
+public struct ListingContent: Sendable, Equatable {
+    /// The product as it is now; after ``ListingAction/takeDown``, as it was.
+    public var product: Product
+    /// The edit form: the product's fields, or what was typed when a change was refused.
+    public var draft: SellDraft
+    /// A sentence for each field of the draft that breaks a rule.
+    public var fieldErrors: [SellField: String]
+    /// The people with a conversation with the seller about this product, newest activity first:
+    /// the only ones it can be reserved for or sold to.
+    public var buyers: [User]
+    /// Whether the listing was taken down.
+    public var isRemoved: Bool
+
+    /// Makes content.
+    public init(
+        product: Product, draft: SellDraft? = nil, fieldErrors: [SellField: String] = [:], buyers: [User] = [],
+        isRemoved: Bool = false
+    ) {
+        self.product = product
+        self.draft = draft ?? SellDraft(product)
+        self.fieldErrors = fieldErrors
+        self.buyers = buyers
+        self.isRemoved = isRemoved
+    }
+
+    /// Whether the listing can still change: a sold one is final.
+    public var canChange: Bool { product.status != .sold && !isRemoved }
+
+    /// The statuses the seller may move it to now, with who they need: `available` (from reserved),
+    /// `reserved` (while available) and `sold` (until sold), the last two only when someone can be
+    /// named as the buyer.
+    public var statusChoices: [ProductStatus] {
+        guard !isRemoved else { return [] }
+        switch product.status {
+        case .available: return buyers.isEmpty ? [] : [.reserved, .sold]
+        case .reserved: return buyers.isEmpty ? [.available] : [.available, .sold]
+        case .sold: return []
+        }
+    }
+}
+
+/// What the seller can do with their own listing.
+public enum ListingAction: Sendable, Equatable {
+    /// Loads the product and the people who can buy it.
+    case load
+    /// Changes the product to what the draft says (or shows why not, beside the fields); a
+    /// price drop is told to the people who saved it.
+    case edit(SellDraft)
+    /// Marks it `available`, or `reserved` / `sold` for the buyer with this id.
+    case setStatus(ProductStatus, buyerID: String?)
+    /// Takes it down for good: it is gone for everyone, its open offers declined.
+    case takeDown
+}
+
+/// The seller's own listing: editing it, changing its status, taking it down.
+public protocol ListingLogic: LogicController where Action == ListingAction, State == ScreenState<ListingContent> {}
+
 extension ProductsModuleProtocol {
     /// Browsing (and searching) products, 20 at a time.
     public func productListScreen() -> ProductListScreen { productListScreen(pageSize: 20) }
@@ -138,6 +206,9 @@ public typealias ProductDetailScreen = Screen<any ProductDetailLogic>
 /// The sell form as a screen.
 public typealias SellScreen = Screen<any SellLogic>
 
+/// The seller's own listing as a screen.
+public typealias ListingScreen = Screen<any ListingLogic>
+
 /// The products feature's public face; the app resolves it from ``Dependencies``.
 public protocol ProductsModuleProtocol: Sendable {
     /// Browsing (and searching) products, `pageSize` (1 to 100) at a time.
@@ -146,4 +217,7 @@ public protocol ProductsModuleProtocol: Sendable {
     func productScreen(id: String) -> ProductDetailScreen
     /// Selling a product (needs a signed-in user).
     func sellScreen() -> SellScreen
+    /// Managing one of the signed-in user's own listings (needs a signed-in user; to anyone but
+    /// its seller the product does not exist).
+    func listingScreen(id: String) -> ListingScreen
 }
