@@ -33,6 +33,51 @@ struct CLIDealTests {
         }
     }
 
+    @Test("product edit, status and remove: the seller's listing changes; a stranger's exits 66; a sold one exits 65")
+    func listingCommands() async throws {
+        try await CLIChat.with(selling: ("Road bike", "250")) { chat, _ in
+            let (seller, buyer) = (chat.seller, chat.buyer)
+            let id = try #require(chat.product?.id)
+            let noFields = try await seller.run(["product", "edit", id])
+            #expect(noFields.exitCode == 64)
+            let badPrice = try await seller.run(["product", "edit", id, "--price", "lots"])
+            #expect(badPrice.exitCode == 65)
+            #expect(badPrice.errorLines == ["bazaar: price: Enter a price like 120 or 4.50."], "\(badPrice.stderr)")
+            let (edited, _) = try await seller.json(Product.self, ["product", "edit", id, "--price", "199.50"])
+            #expect(edited.priceCents == 19_950 && edited.title == "Road bike")
+
+            let choices = try await seller.run(["product", "status", id])
+            #expect(choices.stdout.contains("Bea Buyer (@bea)"), "\(choices.stdout)")
+            #expect(choices.stdout.contains("It can become: reserved, sold"), "\(choices.stdout)")
+            let noBuyer = try await seller.run(["product", "status", id, "sold"])
+            #expect(noBuyer.exitCode == 64)
+            let buyerID = String(try #require(await buyer.json(User.self, ["whoami"]).0.id.prefix(8)))
+            let (reserved, _) = try await seller.json(
+                Product.self, ["product", "status", id, "reserved", "--buyer", buyerID])
+            #expect(reserved.status == .reserved)
+            let stranger = try await buyer.run(["product", "edit", id, "--title", "Mine now"])
+            #expect(stranger.exitCode == 66, "\(stranger.stderr)")
+
+            let defaultList = try await buyer.run(["products"])
+            #expect(!defaultList.stdout.contains("Road bike"), "a reserved product leaves the default list")
+            let all = try await buyer.run(["products", "--status", "all"])
+            #expect(all.stdout.contains("STATUS") && all.stdout.contains("reserved"), "\(all.stdout)")
+            #expect(all.stdout.contains("of any status"))
+
+            _ = try await seller.json(Product.self, ["product", "status", id, "sold", "--buyer", buyerID])
+            let final = try await seller.run(["product", "edit", id, "--price", "1"])
+            #expect(final.exitCode == 65)
+            #expect(final.stderr.contains("sold"), "\(final.stderr)")
+
+            let (other, _) = try await seller.json(
+                Product.self, ["product", "sell", "--title", "Pump", "--price", "9"])
+            let removed = try await seller.run(["product", "remove", other.id])
+            #expect(removed.exitCode == 0 && removed.stdout.contains("taken down"), "\(removed.stdout)")
+            let gone = try await buyer.run(["product", "show", other.id])
+            #expect(gone.exitCode == 66)
+        }
+    }
+
     @Test("chat open: an offer made while it is open shows up, and /accept takes it")
     func offersInsideChatOpen() async throws {
         try await CLIChat.with(selling: ("Armchair", "90")) { chat, server in

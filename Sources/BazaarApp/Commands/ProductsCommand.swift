@@ -5,7 +5,7 @@ import Dependencies
 import Foundation
 import TerminalUI
 
-/// `bazaar products [--search Q] [--min-price P] [--max-price P] [--seller ID] [--sort ORDER] [--limit N]`.
+/// `bazaar products [--search Q] [--min-price P] [--max-price P] [--seller ID] [--sort ORDER] [--status S] [--limit N]`.
 struct ProductsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "products", abstract: "Browse or search what is for sale (no sign-in needed).",
@@ -17,7 +17,7 @@ struct ProductsCommand: AsyncParsableCommand {
               bazaar products
               bazaar products --search bike --limit 5
               bazaar products --search '"road bike" -kids' --max-price 200 --sort price-asc
-              bazaar products --seller 3f2a --sort newest --json
+              bazaar products --seller 3f2a --status all --sort newest --json
             """)
 
     /// The orders a list can be shown in.
@@ -41,6 +41,7 @@ struct ProductsCommand: AsyncParsableCommand {
     @Option(help: "Only products costing at most this.") var maxPrice: String?
     @Option(help: "Only this seller's products: their id, or the start of one shown here.") var seller: String?
     @Option(help: "relevance (the default with --search), newest, price-asc or price-desc.") var sort: Order?
+    @Option(help: "available (the default), reserved, sold or all.") var status: ProductStatusFilter?
     @Option(help: "How many to show, 1 to 500.") var limit = 20
     @OptionGroup var options: GlobalOptions
 
@@ -64,7 +65,8 @@ struct ProductsCommand: AsyncParsableCommand {
             let productSearch = ProductSearch(
                 text: search, minPriceCents: minPrice.flatMap(Price.cents),
                 maxPriceCents: maxPrice.flatMap(Price.cents),
-                sellerId: try seller.map { try context.ids.resolve($0, what: "seller") }, sort: sort?.sort)
+                sellerId: try seller.map { try context.ids.resolve($0, what: "seller") }, sort: sort?.sort,
+                status: status)
             let screen = try context.dependencies.productsModule.productListScreen(pageSize: min(limit, 100))
             var content = try await context.output.loading(productSearch.isEmpty ? "Loading products" : "Searching") {
                 await screen.logic.send(.search(productSearch))
@@ -81,16 +83,19 @@ struct ProductsCommand: AsyncParsableCommand {
     }
 }
 
-/// `bazaar product show ID` and `bazaar product sell`.
+/// `bazaar product show | sell | edit | status | remove`.
 struct ProductCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "product", abstract: "Look at one product, or sell one.",
+        commandName: "product", abstract: "Look at one product; sell one, and change or take down your own.",
         discussion: """
             Examples:
               bazaar product show 3f2a…
               bazaar product sell --title "Road bike" --price 120 --description "Barely used"
+              bazaar product edit 3f2a… --price 95
+              bazaar product status 3f2a… sold --buyer 7c1e
+              bazaar product remove 3f2a…
             """,
-        subcommands: [Show.self, Sell.self])
+        subcommands: [Show.self, Sell.self, Edit.self, Status.self, Remove.self])
 
     /// `bazaar product show ID`.
     struct Show: AsyncParsableCommand {
@@ -160,3 +165,5 @@ struct ProductCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension ProductStatusFilter: ExpressibleByArgument {}

@@ -15,18 +15,22 @@ struct ProductListRenderer {
                 ? "Nothing is for sale yet." : "No products match\(Self.describe(content.search))."
             return [message.consoleText(.muted)]
         }
+        // A status column only when the list holds more than what is for sale.
+        let withStatus = shown.contains { $0.status != .available }
         let table = Table(
             columns: [
                 .init("ID"), .init("TITLE", flexible: true), .init("PRICE", alignRight: true),
                 .init("PHOTOS", alignRight: true),
-                .init("LISTED"),
-            ],
+            ] + (withStatus ? [.init("STATUS")] : []) + [.init("LISTED")],
             rows: shown.map { product in
                 [
                     KnownIDs.short(product.id).consoleText(.muted), product.title.consoleText(), Formats.price(product),
                     (product.photoURLs.isEmpty ? "–" : "\(product.photoURLs.count)").consoleText(.muted),
-                    Formats.date(product.createdAt).consoleText(.muted),
                 ]
+                    + (withStatus
+                        ? [product.status.rawValue.consoleText(product.status == .available ? .success : .warning)]
+                        : [])
+                    + [Formats.date(product.createdAt).consoleText(.muted)]
             })
         var lines = table.render(width: width)
         let more = content.hasMore || content.products.count > limit
@@ -45,6 +49,12 @@ struct ProductListRenderer {
         if let low = search.minPriceCents { parts.append("from \(Formats.amount(cents: low))") }
         if let high = search.maxPriceCents { parts.append("up to \(Formats.amount(cents: high))") }
         if let seller = search.sellerId { parts.append("by \(KnownIDs.short(seller))") }
+        switch search.status {
+        case .all?: parts.append("of any status")
+        case .reserved?: parts.append("reserved")
+        case .sold?: parts.append("sold")
+        case .available?, nil: break
+        }
         switch search.sort {
         case .priceAscending?: parts.append("cheapest first")
         case .priceDescending?: parts.append("dearest first")
