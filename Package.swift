@@ -145,6 +145,11 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "Reviews",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
 
         // MARK: Core UI (terminal rendering primitives; knows no feature)
         .target(
@@ -295,7 +300,8 @@ let package = Package(
             name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "LiveEvents", "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "LiveEvents",
+                "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -430,7 +436,7 @@ let package = Package(
             name: "DependenciesTests",
             dependencies: [
                 "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",
-                "Favourites", "Offers",
+                "Favourites", "Offers", "Reviews",
             ],
             swiftSettings: strict
         ),
@@ -456,6 +462,11 @@ let package = Package(
         .testTarget(
             name: "FavouritesTests",
             dependencies: ["Favourites", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ReviewsTests",
+            dependencies: ["Reviews", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

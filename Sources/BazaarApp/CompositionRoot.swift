@@ -8,18 +8,22 @@ import Notifications
 import Offers
 import Products
 import Profile
+import Reviews
 import Session
 
 /// Seed 002's `registerDependencies()`: the one place that knows the concrete feature modules (and
 /// the live-events service) and registers each behind its protocol. Everything else reaches them
 /// through ``Dependencies``; `ImportBoundaryTests` holds every other file of the app to that.
 enum CompositionRoot {
-    /// Registers every module into `dependencies`: products always (browsing needs nobody signed
-    /// in), and, when `session` is given, the modules that act for its user.
+    /// Registers every module into `dependencies`: products and reviews always (browsing and
+    /// reading a seller's reviews need nobody signed in), and, when `session` is given, the modules that act for its user.
     static func registerDependencies(in dependencies: Dependencies, services: AppServices, session: UserSession?) {
         let publicNetwork = services.starter.publicNetwork
         dependencies.register((any ProductsModuleProtocol).self) { _ in
             ProductsModule(network: publicNetwork, session: session)
+        }
+        dependencies.register((any ReviewsModuleProtocol).self) { _ in
+            ReviewsModule(network: publicNetwork, session: session)
         }
         guard let session else { return }
         dependencies.register((any ProfileModuleProtocol).self) { _ in ProfileModule(session: session) }
@@ -67,12 +71,13 @@ enum CompositionRoot {
     }
 
     /// Checks at launch that everything this run needs is registered and can be made: every module
-    /// when signed in, the products module otherwise.
+    /// when signed in, the products and reviews modules otherwise.
     static func validate(_ dependencies: Dependencies, signedIn: Bool) throws(DependencyError) {
         if signedIn {
             try dependencies.validate()
         } else {
-            try dependencies.container.validate(required: [(any ProductsModuleProtocol).self])
+            try dependencies.container.validate(
+                required: [(any ProductsModuleProtocol).self, (any ReviewsModuleProtocol).self])
         }
     }
 }

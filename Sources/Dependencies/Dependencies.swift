@@ -19,6 +19,7 @@ public final class Dependencies: DependencyManager {
         [
             (any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self,
             (any ChatModuleProtocol).self, (any FavouritesModuleProtocol).self, (any OffersModuleProtocol).self,
+            (any ReviewsModuleProtocol).self,
         ]
     }
 
@@ -45,6 +46,11 @@ public final class Dependencies: DependencyManager {
     /// The offers feature.
     public var offersModule: any OffersModuleProtocol {
         get throws(DependencyError) { try resolve((any OffersModuleProtocol).self) }
+    }
+
+    /// The reviews feature.
+    public var reviewsModule: any ReviewsModuleProtocol {
+        get throws(DependencyError) { try resolve((any ReviewsModuleProtocol).self) }
     }
 
     /// The products feature.

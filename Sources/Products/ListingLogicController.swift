@@ -67,13 +67,14 @@ public actor ListingLogicController: ListingLogic {
                 return broadcast.publish(.failed(ScreenError(error)))
             }
         case .takeDown:
+            if content == nil, case .failed(let error) = await load(network) {
+                return broadcast.publish(.failed(error))
+            }
+            guard var removed = content else { return broadcast.publish(.loading) }
             do throws(NetworkError) {
                 _ = try await network.request(BazaarEndpoints.deleteProduct(id: productID))
             } catch {
                 return broadcast.publish(.failed(ScreenError(error)))
-            }
-            guard var removed = content else {
-                return broadcast.publish(.failed(ScreenError(kind: .notFound, message: "The listing is gone.")))
             }
             removed.isRemoved = true
             removed.buyers = []

@@ -117,6 +117,15 @@ public struct BazaarTestClient: Sendable {
         return try response.decode(Conversation.self)
     }
 
+    /// Sets the status of a product as its seller (whose token is `token`), for `buyerId`.
+    public func changeStatus(of productId: String, to status: ProductStatus, buyerId: String?, token: String)
+        async throws -> TestResponse
+    {
+        try await send(
+            .PUT, APIRoutes.changeProductStatus.path(productId),
+            json: ChangeProductStatusRequest(status: status, buyerId: buyerId), token: token)
+    }
+
     /// Sends a message with an `Idempotency-Key` (a new one unless given).
     public func sendMessage(
         _ body: String, in conversationId: String, token: String, key: String = UUID().uuidString

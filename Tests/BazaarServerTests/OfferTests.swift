@@ -271,9 +271,7 @@ extension BazaarTestClient {
     func setStatus(_ product: Product, _ status: ProductStatus, buyer: AuthResponse?, by user: AuthResponse)
         async throws -> TestResponse
     {
-        try await send(
-            .PUT, APIRoutes.changeProductStatus.path(product.id),
-            json: ChangeProductStatusRequest(status: status, buyerId: buyer?.user.id), token: user.tokens.accessToken)
+        try await changeStatus(of: product.id, to: status, buyerId: buyer?.user.id, token: user.tokens.accessToken)
     }
 
     /// The conversation's timeline as `user` reads it, oldest first.

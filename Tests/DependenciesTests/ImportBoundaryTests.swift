@@ -10,7 +10,7 @@ struct ImportBoundaryTests {
     /// The concrete modules (the features, and the live-events service they share through
     /// `LiveEventSource`) may be imported by the app's composition root alone: its one file.
     static let checker = ImportBoundaryChecker(
-        features: ["Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "LiveEvents"],
+        features: ["Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "LiveEvents"],
         allowedForFeatures: ["Dependencies", "Networking", "Session", "BazaarAPI"],
         compositionRoots: ["BazaarApp/CompositionRoot.swift"])
 

@@ -7,6 +7,7 @@ import Notifications
 import Offers
 import Products
 import Profile
+import Reviews
 import Session
 import TestSupport
 import Testing
@@ -35,6 +36,10 @@ struct ModuleRegistrationTests {
             dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
             #expect(throws: DependencyError.self) { try dependencies.validate() }
             dependencies.register((any OffersModuleProtocol).self) { _ in OffersModule(session: session) }
+            #expect(throws: DependencyError.self) { try dependencies.validate() }
+            dependencies.register((any ReviewsModuleProtocol).self) { _ in
+                ReviewsModule(network: starter.publicNetwork, session: session)
+            }
             try dependencies.validate()
 
             let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)

@@ -62,6 +62,7 @@ public struct WebApp: Sendable {
         }
         addAccountRoutes(to: router)
         addProductRoutes(to: router)
+        addListingRoutes(to: router)
         addChatRoutes(to: router)
         addNotificationRoutes(to: router)
         return router

@@ -52,6 +52,7 @@ enum ProductTemplates {
         <button type="submit">{{#isSaved}}Saved ✓ · Remove{{/isSaved}}{{^isSaved}}Save{{/isSaved}}</button>
         </form>
         {{/canSave}}
+        {{#isMine}}<p><a href="/products/{{id}}/edit">Edit, mark reserved or sold, or take down your listing</a></p>{{/isMine}}
         </article>
         {{#canMessage}}
         <form method="post" action="/products/{{id}}/message" class="card">
@@ -72,6 +73,15 @@ enum ProductTemplates {
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/sell" class="card" novalidate>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        {{> productFields}}
+        <button type="submit">Put it up for sale</button>
+        </form>
+        {{/content}}{{/layout}}
+        """
+
+    /// `productFields`: a product's fields (selling or editing), each error beside its field.
+    static let productFields = """
+        {{#form}}
         <label for="sell-title">Title</label>
         <input id="sell-title" name="title" value="{{titleValue}}" {{#titleError}}aria-invalid="true" aria-describedby="sell-title-error"{{/titleError}}>
         {{#titleError}}<p id="sell-title-error" class="field-error">{{titleError}}</p>{{/titleError}}
@@ -84,8 +94,6 @@ enum ProductTemplates {
         <label for="sell-currency">Currency</label>
         <input id="sell-currency" name="currency" value="{{currency}}" maxlength="3" {{#currencyError}}aria-invalid="true" aria-describedby="sell-currency-error"{{/currencyError}}>
         {{#currencyError}}<p id="sell-currency-error" class="field-error">{{currencyError}}</p>{{/currencyError}}
-        <button type="submit">Put it up for sale</button>
-        </form>
-        {{/content}}{{/layout}}
+        {{/form}}
         """
 }

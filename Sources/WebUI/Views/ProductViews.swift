@@ -119,6 +119,8 @@ struct ProductDetailView: Sendable {
     var savedBy: Int
     /// Whether the person may save it (signed in, and not its seller).
     var canSave: Bool
+    /// Whether the reader sells it (then the page links to their listing's page).
+    var isMine: Bool
     /// Whether the person saved it.
     var isSaved: Bool
     /// The photos, cover first, with full URLs on the API server.
@@ -137,6 +139,7 @@ struct ProductDetailView: Sendable {
         status = content.product.status.rawValue.capitalized
         savedBy = content.product.favouriteCount
         canSave = me != nil && me?.id != content.seller.id
+        isMine = me?.id == content.seller.id
         self.isSaved = isSaved
         self.nav = nav
         id = content.product.id
@@ -154,11 +157,8 @@ struct ProductDetailView: Sendable {
     }
 }
 
-/// The sell form.
-struct SellView: Sendable {
-    var title = "Sell something"
-    var nav: NavigationView
-    var error: String?
+/// The fields of a product form (selling, or editing a listing), each with its error beside it.
+struct ProductFormFields: Sendable {
     var titleValue: String
     var description: String
     var price: String
@@ -168,17 +168,29 @@ struct SellView: Sendable {
     var priceError: String?
     var currencyError: String?
 
+    init(draft: SellDraft, errors: [SellField: String]) {
+        titleValue = draft.title
+        description = draft.description
+        price = draft.price
+        currency = draft.currency
+        titleError = errors[.title]
+        descriptionError = errors[.description]
+        priceError = errors[.price]
+        currencyError = errors[.currency]
+    }
+}
+
+/// The sell form.
+struct SellView: Sendable {
+    var title = "Sell something"
+    var nav: NavigationView
+    var error: String?
+    var form: ProductFormFields
+
     init(content: SellContent, error: String? = nil, nav: NavigationView) {
         self.nav = nav
         self.error = error
-        titleValue = content.draft.title
-        description = content.draft.description
-        price = content.draft.price
-        currency = content.draft.currency
-        titleError = content.fieldErrors[.title]
-        descriptionError = content.fieldErrors[.description]
-        priceError = content.fieldErrors[.price]
-        currencyError = content.fieldErrors[.currency]
+        form = ProductFormFields(draft: content.draft, errors: content.fieldErrors)
     }
 }
 
