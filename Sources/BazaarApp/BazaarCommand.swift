@@ -25,7 +25,7 @@ package struct BazaarCommand: AsyncParsableCommand {
         subcommands: [
             WebCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ProfileCommand.self, ProductsCommand.self, ProductCommand.self, ChatCommand.self, NotificationsCommand.self,
-            OfferCommand.self, SavedCommand.self, OutboxCommand.self,
+            OfferCommand.self, SavedCommand.self, SellerCommand.self, ReviewCommand.self, OutboxCommand.self,
         ])
 
     /// Runs the command line; a usage mistake is one line on stderr (`bazaar: …`) and exit 64, like

@@ -78,6 +78,35 @@ struct CLIDealTests {
         }
     }
 
+    @Test("review after a sale, both ways; the seller's page shows the stars, the review and the sold listing")
+    func reviewsAndTheSellersPage() async throws {
+        try await CLIChat.with(selling: ("Tent", "60")) { chat, _ in
+            let (seller, buyer) = (chat.seller, chat.buyer)
+            let id = try #require(chat.product?.id)
+            let early = try await buyer.run(["review", id, "--rating", "5"])
+            #expect(early.exitCode == 65 && early.stderr.contains("not sold"), "\(early.stderr)")
+            let bea = try await buyer.json(User.self, ["whoami"]).0
+            _ = try await seller.json(Product.self, ["product", "status", id, "sold", "--buyer", bea.id])
+            let badRating = try await buyer.run(["review", id, "--rating", "9"])
+            #expect(badRating.errorLines == ["bazaar: rating: Give a rating from 1 to 5 stars."], "\(badRating.stderr)")
+            let (review, _) = try await buyer.json(Review.self, ["review", id, "--rating", "5", "--text", "Like new"])
+            #expect(review.subjectId == chat.sellerAccount.id && review.rating == 5)
+            let twice = try await buyer.run(["review", id, "--rating", "1"])
+            #expect(twice.exitCode == 65 && twice.stderr.contains("already"), "\(twice.stderr)")
+            let back = try await seller.run(["review", id, "--rating", "4", "--text", "Paid on time"])
+            #expect(back.exitCode == 0 && back.stdout.contains("★★★★☆"), "\(back.stdout)")
+
+            let page = try await buyer.run(["seller", chat.sellerAccount.id])
+            #expect(page.stdout.contains("★★★★★  5.0 ★ from 1 review"), "\(page.stdout)")
+            #expect(page.stdout.contains("Bea Buyer: Like new"), "\(page.stdout)")
+            #expect(page.stdout.contains("Tent") && page.stdout.contains("sold"), "\(page.stdout)")
+            let (json, _) = try await seller.json(SellerJSON.self, ["seller", bea.id])
+            #expect(json.user.ratingCount == 1 && json.reviews.first?.text == "Paid on time")
+            let unknown = try await buyer.run(["seller", "00000000-0000-0000-0000-000000000000"])
+            #expect(unknown.exitCode == 66)
+        }
+    }
+
     @Test("chat open: an offer made while it is open shows up, and /accept takes it")
     func offersInsideChatOpen() async throws {
         try await CLIChat.with(selling: ("Armchair", "90")) { chat, server in
@@ -109,4 +138,11 @@ struct CLIDealTests {
 /// What `bazaar product show --json` prints.
 struct ShownProduct: Decodable {
     let product: Product
+}
+
+/// What `bazaar seller --json` prints.
+struct SellerJSON: Decodable {
+    let user: User
+    let reviews: [Review]
+    let listings: [Product]
 }

@@ -15,7 +15,14 @@ struct ProductDetailRenderer {
         lines += FieldList(
             [
                 ("Seller", Formats.person(content.seller).consoleText()),
+                ("Rating", RatingText.summary(of: content.seller).consoleText()),
                 ("Seller ID", content.seller.id.consoleText(.muted)),
+                (
+                    "Status",
+                    content.product.status.rawValue.consoleText(
+                        content.product.status == .available ? .success : .warning)
+                ),
+                ("Saved by", "\(content.product.favouriteCount)".consoleText()),
                 ("Listed", Formats.date(content.product.createdAt).consoleText()),
                 ("ID", content.product.id.consoleText(.muted)),
                 ("Photos", (photos.isEmpty ? "none" : "\(photos.count)").consoleText()),
@@ -24,6 +31,8 @@ struct ProductDetailRenderer {
         lines.append("")
         lines += FieldList.wrap(content.product.description.consoleText(), width: width)
         lines.append("")
+        lines.append(
+            "The seller's page: bazaar seller \(KnownIDs.short(content.seller.id))".consoleText(.muted))
         lines.append(
             "Message the seller: bazaar chat start \(KnownIDs.short(content.seller.id)) --product \(KnownIDs.short(content.product.id))"
                 .consoleText(.muted))
