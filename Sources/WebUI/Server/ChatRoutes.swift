@@ -31,9 +31,17 @@ extension WebApp {
                     let offers = try await page.dependencies.offersModule.offersScreen(conversationID: id).logic.send(
                         .load)
                     let live = "/live/conversations/\(id)" + (older > 0 ? "?older=\(older)" : "")
+                    // Once the product is sold: whether the reader reviewed the sale (the other
+                    // member's reviews say).
+                    var reviewing: ReviewsContent?
+                    if content.conversation.product?.status == .sold {
+                        reviewing = try await page.dependencies.reviewsModule.reviewsScreen(
+                            userID: content.conversation.otherUser.id
+                        ).logic.send(.load).content
+                    }
                     let view = ConversationView(
-                        content: content, offers: offers.content, me: user.id, olderPages: older,
-                        nav: page.nav(live: live))
+                        content: content, offers: offers.content, reviewing: reviewing, me: user.id,
+                        olderPages: older, nav: page.nav(live: live))
                     return page.render(view, "conversation")
                 }
             }

@@ -63,6 +63,7 @@ public struct WebApp: Sendable {
         addAccountRoutes(to: router)
         addProductRoutes(to: router)
         addListingRoutes(to: router)
+        addSellerRoutes(to: router)
         addChatRoutes(to: router)
         addNotificationRoutes(to: router)
         return router

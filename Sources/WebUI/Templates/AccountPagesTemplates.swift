@@ -36,6 +36,8 @@ enum AccountPagesTemplates {
         <section class="card">
         {{#photoURL}}<img src="{{photoURL}}" alt="Your profile photo" width="96" height="96">{{/photoURL}}
         <p>{{displayName}} (@{{username}})</p>
+        <p class="rating">{{#stars}}<span class="stars" role="img" aria-label="Rated {{ratingSummary}}">{{stars}}</span> {{/stars}}{{ratingSummary}}</p>
+        <p><a href="/users/{{id}}">Your page, as others see it</a></p>
         </section>
         <form method="post" action="/profile/name" class="card">
         <input type="hidden" name="csrf" value="{{nav.csrf}}">

@@ -29,6 +29,8 @@ enum ChatTemplates {
         {{#olderURL}}<p><a href="{{olderURL}}">Show earlier messages</a></p>{{/olderURL}}
         {{> messageList}}
         {{> offerForm}}
+        {{#reviewed}}<p class="card" id="review">{{reviewed}}</p>{{/reviewed}}
+        {{#review}}<section id="review"><h2>Review this sale</h2>{{> reviewForm}}</section>{{/review}}
         <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="compose">Your message</label>

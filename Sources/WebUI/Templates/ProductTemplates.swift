@@ -44,7 +44,7 @@ enum ProductTemplates {
         <p class="price">{{price}}</p>
         <p>{{description}}</p>
         {{#hasPhotos}}<ul class="photos">{{#photos}}<li><img src="{{url}}" alt="Photo {{number}} of {{title}}" loading="lazy" width="320" height="240"></li>{{/photos}}</ul>{{/hasPhotos}}
-        <p>Sold by {{sellerName}} (@{{sellerUsername}}) · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
+        <p>Sold by <a href="/users/{{sellerId}}">{{sellerName}} (@{{sellerUsername}})</a> · <span class="rating">{{#sellerStars}}<span class="stars" role="img" aria-label="Rated {{sellerRating}}">{{sellerStars}}</span> {{/sellerStars}}{{sellerRating}}</span> · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
         <p class="status">{{status}} · saved by {{savedBy}}</p>
         {{#canSave}}
         <form class="inline" method="post" action="/products/{{id}}/{{#isSaved}}unsave{{/isSaved}}{{^isSaved}}save{{/isSaved}}">

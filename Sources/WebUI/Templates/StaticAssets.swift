@@ -35,6 +35,9 @@ enum StaticAssets {
         .message.mine { margin-left: auto; background: #e8f1fb; }
         .who { font-weight: 600; }
         .offer-line .body { font-style: italic; }
+        .stars { color: #8a5a00; letter-spacing: 1px; }
+        ul.reviews { list-style: none; padding: 0; } ul.reviews li { padding: 8px 0; border-bottom: 1px solid #e5e5e5; } ul.reviews p { margin: 4px 0 0; }
+        .status.taken { color: var(--muted); font-weight: 600; }
         .offer-card { border: 1px solid #c9a227; border-radius: 8px; padding: 8px 10px; margin-top: 6px; background: #fffbea; }
         .offer-card p { margin: 0 0 6px; }
         .offer-card button { margin-right: 6px; }

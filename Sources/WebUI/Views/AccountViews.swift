@@ -39,11 +39,18 @@ struct ProfileView: Sendable {
     var displayName: String
     var username: String
     var photoURL: String?
+    var id: String
+    /// The rating as five stars (`nil` without reviews) and in words.
+    var stars: String?
+    var ratingSummary: String
 
     /// The view of `user`, with their photo's link resolved against `server`.
     init(user: User, error: String? = nil, server: URL, nav: NavigationView) {
         self.nav = nav
         self.error = error
+        id = user.id
+        stars = RatingText.roundedStars(of: user)
+        ratingSummary = RatingText.summary(of: user)
         displayName = user.displayName
         username = user.username
         photoURL = user.photoURL.map { WebFormats.absolute($0, on: server) }

@@ -57,6 +57,10 @@ struct ConversationView: Sendable {
     var pending: [Pending]
     /// The form to make an offer, when the reader may make one.
     var makeOffer: MakeOfferView?
+    /// The form to review the sale, once the product is sold and the reader has not reviewed it.
+    var review: ReviewFormView?
+    /// What the reader said of the sale, once they have.
+    var reviewed: String?
 
     /// The CSS class of a status: how this renderer styles it (the words are the state's).
     static func styleClass(_ status: MessageLine.Status) -> String {
@@ -70,7 +74,12 @@ struct ConversationView: Sendable {
 
     /// `olderPages` is how many pages before the newest are shown; the link asks for one more.
     /// `offers` (the same conversation's offers screen, when loaded) adds the cards and the form.
-    init(content: MessagesContent, offers: OffersContent? = nil, me: String, olderPages: Int = 0, nav: NavigationView) {
+    /// `reviewing` (the other member's reviews, read when the product is sold) tells whether the
+    /// reader reviewed the sale already.
+    init(
+        content: MessagesContent, offers: OffersContent? = nil, reviewing: ReviewsContent? = nil, me: String,
+        olderPages: Int = 0, nav: NavigationView
+    ) {
         let conversation = content.conversation
         title = "Chat with \(conversation.otherUser.displayName)"
         heading = title + (conversation.product.map { " about \($0.title)" } ?? "")
@@ -91,6 +100,16 @@ struct ConversationView: Sendable {
         }
         pending = lines.compactMap { line in
             line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }
+        }
+        if let product = conversation.product, product.status == .sold, let reviewing {
+            if let mine = reviewing.reviews.first(where: {
+                $0.review.productId == product.id && $0.review.authorId == me
+            }) {
+                reviewed =
+                    "You rated this sale \(mine.stars)" + (mine.review.text.isEmpty ? "." : ": “\(mine.review.text)”")
+            } else {
+                review = ReviewFormView(productID: product.id, conversation: conversation.id)
+            }
         }
         if let offers, offers.canOffer {
             makeOffer = MakeOfferView(

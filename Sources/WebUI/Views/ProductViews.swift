@@ -111,6 +111,9 @@ struct ProductDetailView: Sendable {
     var sellerName: String
     var sellerUsername: String
     var sellerId: String
+    /// The seller's rating as five stars (`nil` without reviews) and in words.
+    var sellerStars: String?
+    var sellerRating: String
     var canMessage: Bool
     var signInToMessage: Bool
     /// `available`, `reserved` or `sold`, in words.
@@ -140,6 +143,8 @@ struct ProductDetailView: Sendable {
         savedBy = content.product.favouriteCount
         canSave = me != nil && me?.id != content.seller.id
         isMine = me?.id == content.seller.id
+        sellerStars = RatingText.roundedStars(of: content.seller)
+        sellerRating = RatingText.summary(of: content.seller)
         self.isSaved = isSaved
         self.nav = nav
         id = content.product.id
