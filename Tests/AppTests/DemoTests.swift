@@ -14,7 +14,12 @@ struct DemoTests {
         for step in [
             "Dana installs the app and registers", "searches for “bike”", "She opens the road bike",
             "The reply arrives on Dana's open screen, live", "Uploading photo.png", "100%",
-            "(queued)", "The outbox delivers the message, exactly once", "(sent)", "Both sign out",
+            "(queued)", "The outbox delivers the message, exactly once", "(sent)",
+            "Dana saves the bike", "A product you saved costs less now", "You offered 200.00 EUR",
+            "◆ Dana K. Scully offered 200.00 EUR: waiting for your answer (/accept, /decline)",
+            "accepted: reserved for Dana K. Scully", "Road bike  €225.00  sold",
+            "Dana K. Scully: Exactly as described, and a fair price.", "Ada Lovelace: Friendly and on time.",
+            "Both sign out",
         ] {
             #expect(outcome.stdout.contains(step), "missing: \(step)")
         }

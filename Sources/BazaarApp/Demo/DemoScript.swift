@@ -153,7 +153,11 @@ struct DemoScript {
         narrator.note("what the seller now sees:")
         narrator.show(MessagesRenderer(me: seller.id).lines(for: sellerView))
 
-        try await narrator.step(16, "Both sign out")
+        let next = try await DemoDeal(
+            narrator: narrator, buyer: dana, seller: seller, product: bike, conversationID: conversation.id
+        ).walk(from: 16)
+
+        try await narrator.step(next, "Both sign out")
         for user in [dana, seller] {
             let state = await (try user.dependencies.profileModule.profileScreen()).logic.send(.logout)
             if case .signedOut = state {
@@ -164,7 +168,7 @@ struct DemoScript {
             await (try user.dependencies.resolve((any LiveEventSource).self)).stop()
         }
 
-        try await narrator.step(17, "Done")
+        try await narrator.step(next + 1, "Done")
         narrator.note("The server stops and the temporary folder is removed. Try it for real:")
         narrator.note("  swift run bazaar-server --seed-demo   and, in another terminal,   swift run bazaar products")
     }
