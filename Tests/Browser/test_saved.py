@@ -15,7 +15,12 @@ def test_save_from_the_product_page_then_remove_from_the_saved_page(stack, brows
 
     buyer = browser.new_context(java_script_enabled=False).new_page()
     register(buyer, web.url, "ben", "Ben Buyer")
-    buyer.goto(f"{web.url}/products")
+    buyer.goto(f"{web.url}/products?q=armchair")
+    # Saved from the list, and back on the same list with the button's state turned.
+    buyer.get_by_role("button", name="Save Green armchair").click()
+    expect(buyer.get_by_role("heading", name="Results for “armchair”")).to_be_visible()
+    buyer.get_by_role("button", name="Remove Green armchair from saved").click()
+    expect(buyer.get_by_role("button", name="Save Green armchair")).to_be_visible()
     buyer.get_by_role("link", name="Green armchair").click()
     expect(buyer.get_by_text("Available · saved by 0")).to_be_visible()
     buyer.get_by_role("button", name="Save").click()

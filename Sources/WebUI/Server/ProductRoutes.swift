@@ -30,8 +30,15 @@ extension WebApp {
                         "products",
                         status: .unprocessableContent)
                 }
+                // The Save buttons say which are saved: among the person's newest saves.
+                var saved: Set<String> = []
+                if page.user != nil, let logic = try? page.dependencies.favouritesModule.favouritesScreen().logic {
+                    saved = Set(await logic.send(.load).content?.products.map(\.id) ?? [])
+                }
                 return page.show(state, template: "products") {
-                    ProductListView(form: form, content: $0, pages: pages, nav: page.nav(), server: page.serverURL)
+                    ProductListView(
+                        form: form, content: $0, pages: pages, nav: page.nav(), server: page.serverURL, me: page.user,
+                        saved: saved)
                 }
             }
         }
@@ -57,6 +64,7 @@ extension WebApp {
                 let back = request.uri.queryParameters.get("back") == "saved" ? "/saved" : "/products/\(id)"
                 return try await page(request, context, mutating: true) { page in
                     try await page.signedIn { _ in
+                        let back = page.form["back"].flatMap(Self.listAddress) ?? back
                         let logic = try page.dependencies.favouritesModule.favouritesScreen().logic
                         let state = await logic.send(save ? .save(productId: id) : .remove(productId: id))
                         return state.error.map { page.failed($0, heading: "Not saved") } ?? page.redirect(to: back)
@@ -124,5 +132,14 @@ extension WebApp {
                 }
             }
         }
+    }
+
+    /// `text` when it is the address of a product list on this site (`/products` with a query), so a
+    /// form may send the person back there and nowhere else.
+    static func listAddress(_ text: String) -> String? {
+        guard text == "/products" || text.hasPrefix("/products?"), !text.contains("//"), !text.contains("\\"),
+            text.count <= 2048
+        else { return nil }
+        return text
     }
 }

@@ -29,7 +29,8 @@ enum ProductTemplates {
         {{^products}}<p>{{#searched}}Nothing found.{{/searched}}{{^searched}}Nothing is for sale yet.{{/searched}}</p>{{/products}}
         <ul class="products">
         {{#products}}
-        <li>{{#cover}}<img class="cover" src="{{cover}}" alt="" loading="lazy" width="64" height="64">{{/cover}}<a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span></li>
+        <li>{{#cover}}<img class="cover" src="{{cover}}" alt="" loading="lazy" width="64" height="64">{{/cover}}<a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span>
+        {{#canSave}}<form class="inline" method="post" action="/products/{{id}}/{{#isSaved}}unsave{{/isSaved}}{{^isSaved}}save{{/isSaved}}"><input type="hidden" name="csrf" value="{{nav.csrf}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" class="small" aria-label="{{#isSaved}}Remove {{title}} from saved{{/isSaved}}{{^isSaved}}Save {{title}}{{/isSaved}}">{{#isSaved}}Saved ✓{{/isSaved}}{{^isSaved}}Save{{/isSaved}}</button></form>{{/canSave}}</li>
         {{/products}}
         </ul>
         {{#moreURL}}<p><a href="{{moreURL}}">Show more products</a></p>{{/moreURL}}

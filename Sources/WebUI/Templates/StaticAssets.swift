@@ -35,6 +35,7 @@ enum StaticAssets {
         .message.mine { margin-left: auto; background: #e8f1fb; }
         .who { font-weight: 600; }
         .offer-line .body { font-style: italic; }
+        button.small { padding: 2px 10px; font-size: 14px; margin-left: 6px; }
         .stars { color: #8a5a00; letter-spacing: 1px; }
         ul.reviews { list-style: none; padding: 0; } ul.reviews li { padding: 8px 0; border-bottom: 1px solid #e5e5e5; } ul.reviews p { margin: 4px 0 0; }
         .status.taken { color: var(--muted); font-weight: 600; }

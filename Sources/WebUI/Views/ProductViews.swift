@@ -34,6 +34,12 @@ struct ProductListView: Sendable {
         var price: String
         /// The cover photo's full URL (on the API server), if it has photos.
         var cover: String?
+        /// Whether a Save button shows (someone signed in who does not sell it), and its state.
+        var canSave: Bool
+        var isSaved: Bool
+        /// This list's address, for the button to come back to.
+        var back: String
+        var nav: NavigationView
     }
 
     /// One choice of the order menu.
@@ -61,7 +67,11 @@ struct ProductListView: Sendable {
 
     /// The view of `content` (`nil` when the form could not be read) under the search form `form`;
     /// photo links are resolved against `server`.
-    init(form: ProductSearchForm, content: ProductListContent?, pages: Int, nav: NavigationView, server: URL? = nil) {
+    /// `me` and `saved` (the ids of the products they saved) draw the Save buttons.
+    init(
+        form: ProductSearchForm, content: ProductListContent?, pages: Int, nav: NavigationView, server: URL? = nil,
+        me: User? = nil, saved: Set<String> = []
+    ) {
         let query = form.text.trimmingCharacters(in: .whitespaces)
         title = query.isEmpty ? "Products" : "Search: \(query)"
         heading = query.isEmpty ? "For sale" : "Results for “\(query)”"
@@ -79,10 +89,16 @@ struct ProductListView: Sendable {
         minError = form.errors["min"]
         maxError = form.errors["max"]
         searched = !(content?.search.isEmpty ?? true) || !form.errors.isEmpty
+        var here = URLComponents()
+        here.path = "/products"
+        let items = form.queryItems.map { URLQueryItem(name: $0.0, value: $0.1) }
+        here.queryItems = items.isEmpty ? nil : items
+        let back = here.string ?? "/products"
         products = (content?.products ?? []).map {
             Item(
                 id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency),
-                cover: $0.photoURLs.first.map { WebFormats.absolute($0, on: server) })
+                cover: $0.photoURLs.first.map { WebFormats.absolute($0, on: server) },
+                canSave: me != nil && me?.id != $0.sellerId, isSaved: saved.contains($0.id), back: back, nav: nav)
         }
         var more = URLComponents()
         more.path = "/products"
