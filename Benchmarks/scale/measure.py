@@ -82,6 +82,7 @@ def main():
     parser.add_argument("--server", required=True)
     parser.add_argument("--backend", required=True)
     parser.add_argument("--products", type=int, required=True)
+    parser.add_argument("--sold-share", type=float, default=0.0)
     parser.add_argument("--sqlite")
     parser.add_argument("--postgres")
     parser.add_argument("--requests", type=int, default=200)
@@ -141,12 +142,13 @@ def main():
     with open(args.out, "a") as out:
         for name, times in results:
             record = {
-                "backend": args.backend, "products": args.products, "case": name, "requests": len(times),
+                "backend": args.backend, "products": args.products, "sold_share": args.sold_share, "case": name,
+                "requests": len(times),
                 "p50_ms": round(statistics.median(times), 3), "p99_ms": round(percentile(times, 0.99), 3),
                 "max_ms": round(max(times), 3),
             }
             out.write(json.dumps(record) + "\n")
-            print(f"  {args.backend:8} {args.products:>8}  {name:48} p50 {record['p50_ms']:8.2f} ms  p99 {record['p99_ms']:8.2f} ms")
+            print(f"  {args.backend:8} {args.products:>8} {args.sold_share:4.2f} {name:48} p50 {record['p50_ms']:8.2f} ms  p99 {record['p99_ms']:8.2f} ms")
 
 
 if __name__ == "__main__":

@@ -64,6 +64,14 @@ struct CatalogueGenerator {
             priceCents: price, currency: "EUR", createdAt: start + Double(index) * 60)
     }
 
+    /// Whether the product at `index` is sold when a `share` (0 to 1) of them are: a fixed
+    /// scramble of the index, so which ones are sold does not depend on anything else generated.
+    static func isSold(_ index: Int, share: Double) -> Bool {
+        guard share > 0 else { return false }
+        let scrambled = (UInt64(index) &* 0x9E37_79B9_7F4A_7C15) >> 40
+        return Double(scrambled % 10_000) < share * 10_000
+    }
+
     /// One to three photos of `product` when a `share` (0 to 1) of listings have them, else none.
     mutating func photos(of product: Product, share: Double) -> [BulkProductPhoto] {
         guard Double(random.below(1_000)) < share * 1_000 else { return [] }

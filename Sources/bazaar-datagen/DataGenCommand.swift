@@ -29,6 +29,8 @@ struct DataGenCommand: AsyncParsableCommand {
     @Option(help: "Messages in each conversation.") var messagesPerConversation = 20
     @Option(help: "The share of products (0 to 1) with one to three photos (small generated PNGs).") var photoShare =
         0.2
+    @Option(help: "The share of products (0 to 1) already sold: they leave the default list and search.")
+    var soldShare = 0.0
     @Option(help: "The SQLite file to fill (created if missing).") var sqlite: String?
     @Option(help: "The PostgreSQL URL to fill instead.") var postgres: String?
     @Option(help: "Rows written per statement or transaction.") var batch = 5_000
@@ -43,6 +45,7 @@ struct DataGenCommand: AsyncParsableCommand {
         }
         guard (1...100_000).contains(batch) else { throw ValidationError("--batch must be from 1 to 100000") }
         guard (0...1).contains(photoShare) else { throw ValidationError("--photo-share must be from 0 to 1") }
+        guard (0...1).contains(soldShare) else { throw ValidationError("--sold-share must be from 0 to 1") }
         guard messagesPerConversation >= 1 else {
             throw ValidationError("--messages-per-conversation must be at least 1")
         }
@@ -89,7 +92,13 @@ struct DataGenCommand: AsyncParsableCommand {
         let conversationCount = conversations ?? products / 50
         let every = conversationCount == 0 ? Int.max : max(1, products / max(conversationCount, 1))
         for first in stride(from: 0, to: products, by: batch) {
-            let made = (first..<min(first + batch, products)).map { generator.product($0, sellers: userIds) }
+            let made = (first..<min(first + batch, products)).map { index in
+                var product = generator.product(index, sellers: userIds)
+                // Decided by the index alone, not the generator's stream: the same seed makes the
+                // same catalogue with any share sold, so runs with and without compare like for like.
+                if CatalogueGenerator.isSold(index, share: soldShare) { product.status = .sold }
+                return product
+            }
             let photos = made.flatMap { generator.photos(of: $0, share: photoShare) }
             try await writer.insert(products: made, photos: photos)
             photoCount += photos.count

@@ -30,15 +30,18 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
         try await database.rows(
             """
             INSERT INTO products (
-                id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector, photo_ids)
+                id, seller_id, title, description, price_cents, currency, created_at, search_vector, title_vector, photo_ids,
+                status)
             SELECT id, seller_id, title, description, price_cents, currency, created_at, search::TSVECTOR, title_only::TSVECTOR,
-                photo_ids
+                photo_ids, status
             FROM unnest(\(products.map(\.id))::TEXT[], \(products.map(\.sellerId))::TEXT[], \(products.map(\.title))::TEXT[],
                 \(products.map(\.description))::TEXT[], \(products.map { Int64($0.priceCents) })::BIGINT[],
                 \(products.map(\.currency))::TEXT[], \(products.map { StoredValues.millis($0.createdAt) })::BIGINT[],
-                \(vectors.map(\.search))::TEXT[], \(vectors.map(\.title))::TEXT[], \(products.map { photoColumns[$0.id] ?? "" })::TEXT[])
+                \(vectors.map(\.search))::TEXT[], \(vectors.map(\.title))::TEXT[], \(products.map { photoColumns[$0.id] ?? "" })::TEXT[],
+                \(products.map(\.status.rawValue))::TEXT[])
                 WITH ORDINALITY
-                AS p(id, seller_id, title, description, price_cents, currency, created_at, search, title_only, photo_ids, position)
+                AS p(id, seller_id, title, description, price_cents, currency, created_at, search, title_only, photo_ids, status,
+                    position)
             ORDER BY position
             """)
         guard !photos.isEmpty else { return }

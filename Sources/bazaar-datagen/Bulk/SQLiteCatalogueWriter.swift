@@ -41,14 +41,15 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
             var seq = try SQLiteStore.nextSeq(db, table: .products)
             let statement = try db.makeStatement(
                 sql: """
-                    INSERT INTO products (id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO products (
+                        id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for product in products {
                 try statement.execute(arguments: [
                     product.id, seq, product.sellerId, product.title, product.description, product.priceCents,
                     product.currency,
-                    StoredValues.millis(product.createdAt), photoColumns[product.id] ?? "",
+                    StoredValues.millis(product.createdAt), photoColumns[product.id] ?? "", product.status.rawValue,
                 ])
                 seq += 1
             }

@@ -11,11 +11,14 @@ import Testing
 @Suite("bazaar-datagen fills a database a server can use", .timeLimit(.minutes(3)))
 struct CatalogueGeneratorTests {
     /// Runs the generator into the database of `configuration`.
-    static func generate(_ configuration: BazaarServerConfiguration, seed: Int = 7) async throws -> BazaarCLI.Outcome {
-        var arguments = [
-            "--products", "3000", "--users", "10", "--conversations", "12", "--messages-per-conversation", "25",
-            "--seed", "\(seed)",
-        ]
+    static func generate(_ configuration: BazaarServerConfiguration, seed: Int = 7, extra: [String] = []) async throws
+        -> BazaarCLI.Outcome
+    {
+        var arguments =
+            [
+                "--products", "3000", "--users", "10", "--conversations", "12", "--messages-per-conversation", "25",
+                "--seed", "\(seed)",
+            ] + extra
         arguments +=
             configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", configuration.sqlitePath]
         return try await BazaarCLI(executable: "bazaar-datagen").run(arguments)
@@ -87,6 +90,38 @@ struct CatalogueGeneratorTests {
         }
     }
 
+    @Test(arguments: StorageKind.available)
+    func aSoldShareLeavesThatShareOutOfTheDefaultListAndSearch(storage: StorageKind) async throws {
+        try await storage.withConfiguration { configuration in
+            let outcome = try await Self.generate(configuration, extra: ["--sold-share", "0.6"])
+            #expect(outcome.exitCode == 0, "\(outcome.stderr)")
+            try await BazaarTestHarness.withServer(configuration: configuration) { client in
+                func count(_ query: String) async throws -> (total: Int, statuses: Set<ProductStatus>) {
+                    var total = 0
+                    var statuses: Set<ProductStatus> = []
+                    var cursor: String?
+                    repeat {
+                        let page = try await client.get(
+                            APIRoutes.products.template + "?limit=100" + query + (cursor.map { "&cursor=\($0)" } ?? "")
+                        ).decode(Page<Product>.self)
+                        total += page.items.count
+                        statuses.formUnion(page.items.map(\.status))
+                        cursor = page.nextCursor
+                    } while cursor != nil
+                    return (total, statuses)
+                }
+                let available = try await count("")
+                let sold = try await count("&status=sold")
+                #expect(available.total + sold.total == 3000)
+                #expect((1_650...1_950).contains(sold.total), "\(sold.total) of 3000 sold")
+                #expect(available.statuses == [.available] && sold.statuses == [.sold])
+                let bikes = try await count("&query=bike")
+                let allBikes = try await count("&query=bike&status=all")
+                #expect(bikes.statuses == [.available] && bikes.total < allBikes.total)
+            }
+        }
+    }
+
     @Test("the same seed makes the same catalogue")
     func sameSeedSameCatalogue() async throws {
         var firstPages: [String] = []
@@ -120,6 +155,7 @@ struct CatalogueGeneratorTests {
             (["--products", "10"], "give exactly one of --sqlite and --postgres"),
             (["--products", "200000000", "--sqlite", "/tmp/x"], "--products must be from 0 to 100000000"),
             (["--products", "10", "--postgres", "mysql://x"], "--postgres"),
+            (["--products", "1", "--sqlite", "/tmp/x", "--sold-share", "2"], "--sold-share must be from 0 to 1"),
         ] {
             let outcome = try await generator.run(arguments)
             #expect(outcome.exitCode == 64, "\(arguments): \(outcome.stderr)")
