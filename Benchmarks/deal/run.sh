@@ -3,17 +3,21 @@
 # (Benchmarks/deal/measure.py says what is timed). Results go to Benchmarks/deal/results.jsonl.
 #
 #   Benchmarks/deal/run.sh                 # 300 accepts on SQLite and on PostgreSQL (fsync on)
-#   Benchmarks/deal/run.sh --count 50      # the bounded form
+#   Benchmarks/deal/run.sh --count 10 --bin .build/debug --out /tmp/deal.jsonl   # the smoke form CI runs
 #
 # Builds a release bazaar-server; PostgreSQL runs in a throwaway cluster (scripts/with-postgres.sh,
 # PG_DURABLE=1: commits wait for the disk, as in production). Needs python3 with requests.
 set -euo pipefail
 
 COUNT=300
+BIN=""
+OUT=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --count) COUNT="$2"; shift 2 ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        --bin) BIN="$2"; shift 2 ;;
+        --out) OUT="$2"; shift 2 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -22,14 +26,17 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 cd "$ROOT"
 
+OUT="${OUT:-$HERE/results.jsonl}"
 if [ -z "${BAZAAR_DEAL_INNER:-}" ]; then
-    echo "building bazaar-server (release)…" >&2
-    swift build -c release --product bazaar-server >&2
-    : > "$HERE/results.jsonl"
-    BAZAAR_DEAL_INNER=1 PG_DURABLE=1 exec scripts/with-postgres.sh "$0" --count "$COUNT"
+    if [ -z "$BIN" ]; then
+        echo "building bazaar-server (release)…" >&2
+        swift build -c release --product bazaar-server >&2
+        BIN="$(swift build -c release --show-bin-path)"
+    fi
+    : > "$OUT"
+    BAZAAR_DEAL_INNER=1 PG_DURABLE=1 exec scripts/with-postgres.sh "$0" --count "$COUNT" --bin "$BIN" --out "$OUT"
 fi
 
-BIN="$(swift build -c release --show-bin-path)"
 WORK="$(mktemp -d)"
 CHILD=""
 cleanup() {
@@ -51,7 +58,7 @@ for backend in sqlite postgres; do
     fi
     CHILD="$SERVER_STARTED_PID"
     python3 "$HERE/measure.py" --server "$SERVER_STARTED_URL" --server-pid "$CHILD" --backend "$backend" \
-        --count "$COUNT" --out "$HERE/results.jsonl"
+        --count "$COUNT" --out "$OUT"
     kill "$CHILD"; wait "$CHILD" 2>/dev/null || true; CHILD=""
 done
-echo "results: $HERE/results.jsonl" >&2
+echo "results: $OUT" >&2

@@ -233,16 +233,20 @@ def test_no_serious_accessibility_violations_on_any_screen(stack, browser, shoot
     page.goto(product_url)
     page.get_by_role("button", name="Send message to Ally").click()
     conversation_url = page.url
+    page.goto(product_url)
+    page.get_by_role("link", name="Ally (@ally)").click()
+    seller_url = page.url
     axe = Axe()
     failures = {}
     for path in ["/products", "/products?q=book", "/products?q=book&min=x&sort=price_asc", product_url, "/sell", "/conversations", conversation_url,
-                 "/notifications", "/profile", "/signin", "/saved"]:
+                 "/notifications", "/profile", "/signin", "/saved", seller_url]:
         page.goto(path if path.startswith("http") else f"{web.url}{path}")
         results = axe.run(page)
         serious = [v["id"] for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
         if serious:
             failures[path] = serious
     assert failures == {}
+    page.goto(f"{web.url}/products")
     shoot(page, "products-360px")
 
 

@@ -4,7 +4,7 @@ enum SavedTemplates {
     static let saved = """
         {{< layout}}{{$content}}
         <h1>Saved</h1>
-        {{#isEmpty}}<p>Nothing saved yet. A product's page has a Save button.</p>{{/isEmpty}}
+        {{#isEmpty}}<p>Nothing saved yet. Every product has a Save button, in the lists and on its page.</p>{{/isEmpty}}
         <ul class="notifications">
         {{#products}}
         <li class="card">
