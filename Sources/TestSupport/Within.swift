@@ -14,3 +14,15 @@ public func within<Result: Sendable>(
         return first
     }
 }
+
+/// The first element of `stream` that `matches`, or `nil` when none comes within `timeout`: a
+/// test's wait for a state a logic controller publishes (a live message, an offer arriving).
+public func first<Element: Sendable>(
+    _ stream: AsyncStream<Element>, within timeout: Duration,
+    where matches: @escaping @Sendable (Element) -> Bool
+) async -> Element? {
+    await within(timeout, else: nil) {
+        for await element in stream where matches(element) { return element }
+        return nil
+    }
+}

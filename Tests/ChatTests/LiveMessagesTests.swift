@@ -10,17 +10,6 @@ import Session
 import TestSupport
 import Testing
 
-/// Waits up to `timeout` for a state from `states` that satisfies `matches`.
-func firstState(
-    _ states: AsyncStream<ScreenState<MessagesContent>>, within timeout: Duration,
-    where matches: @escaping @Sendable (ScreenState<MessagesContent>) -> Bool
-) async -> ScreenState<MessagesContent>? {
-    await within(timeout, else: nil) {
-        for await state in states where matches(state) { return state }
-        return nil
-    }
-}
-
 @Suite("Live messages over the WebSocket", .timeLimit(.minutes(2)))
 struct LiveMessagesTests {
     @Test("a reply arrives on the open screen as it is sent")
@@ -40,10 +29,10 @@ struct LiveMessagesTests {
             let opened = await screen.logic.send(.load)
             let conversationID = try #require(opened.content?.conversation.id)
             let states = await screen.logic.states()
-            #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
+            #expect(await first(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
             _ = try await fixture.raw.sendMessage(
                 "just listed it", in: conversationID, token: seller.tokens.accessToken)
-            let live = await firstState(states, within: .seconds(10)) {
+            let live = await first(states, within: .seconds(10)) {
                 $0.content?.messages.last?.body == "just listed it"
             }
             #expect(live != nil)
@@ -110,7 +99,7 @@ struct LiveMessagesTests {
                 .messagesScreen(user: seller.user, product: nil)
             let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
             let states = await screen.logic.states()
-            #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil)
+            #expect(await first(states, within: .seconds(10)) { _ in true } != nil)
             let events = await connection.subscribe()
             #expect(await within(.seconds(10), else: false) { await events.contains(.connected) })
 
@@ -123,7 +112,7 @@ struct LiveMessagesTests {
                 "sent while you were away", in: conversationID, token: sellerAgain.tokens.accessToken)
 
             #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "back")
-            let caughtUp = await firstState(states, within: .seconds(10)) {
+            let caughtUp = await first(states, within: .seconds(10)) {
                 $0.content?.messages.contains { $0.body == "sent while you were away" } == true
             }
             #expect(caughtUp != nil)
@@ -233,7 +222,7 @@ struct LiveMessagesTests {
             .messagesScreen(user: seller.user, product: nil)
         let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
         let states = await screen.logic.states()
-        #expect(await firstState(states, within: .seconds(10)) { _ in true } != nil)
+        #expect(await first(states, within: .seconds(10)) { _ in true } != nil)
 
         await server.stop()
         configuration.port = server.port
@@ -248,7 +237,7 @@ struct LiveMessagesTests {
         server = try #require(restarted, "the server did not start again on port \(configuration.port)")
         // Sent before the socket is back: only the catch-up on reconnection can show it.
         _ = try await raw.sendMessage("while you were away", in: conversationID, token: seller.tokens.accessToken)
-        let caughtUp = await firstState(states, within: .seconds(20)) {
+        let caughtUp = await first(states, within: .seconds(20)) {
             $0.content?.messages.contains { $0.body == "while you were away" } == true
         }
         #expect(caughtUp != nil)

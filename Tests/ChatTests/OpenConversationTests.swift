@@ -43,13 +43,13 @@ struct OpenConversationTests {
             let states = await open.logic.states()
             _ = try await fixture.raw.sendMessage(
                 "still for sale?", in: open.conversationID, token: seller.tokens.accessToken)
-            let arrived = await firstState(states, within: .seconds(10)) {
+            let arrived = await first(states, within: .seconds(10)) {
                 $0.content?.messages.contains { $0.body == "still for sale?" } == true
             }
             #expect(arrived != nil)
             let refreshed = await open.logic.send(.refresh)
             #expect(refreshed.content?.messages.filter { $0.body == "still for sale?" }.count == 1)
-            let read = await firstState(states, within: .seconds(10)) { $0.content?.conversation.unreadCount == 0 }
+            let read = await first(states, within: .seconds(10)) { $0.content?.conversation.unreadCount == 0 }
             #expect(read != nil)
             // The server agrees: the seller's message counts as read for the buyer.
             let list = await ConversationsLogicController(network: buyer.network).send(.load)
@@ -76,11 +76,11 @@ struct OpenConversationTests {
                 let id = try #require(await logic.send(.load).content?.conversation.id)
                 return (await logic.states(), id)
             }()
-            #expect(await firstState(states, within: .seconds(10)) { $0.content != nil } != nil)
+            #expect(await first(states, within: .seconds(10)) { $0.content != nil } != nil)
             try await Task.sleep(for: .milliseconds(300))
             _ = try await fixture.raw.sendMessage(
                 "are you there?", in: conversationID, token: seller.tokens.accessToken)
-            let arrived = await firstState(states, within: .seconds(10)) {
+            let arrived = await first(states, within: .seconds(10)) {
                 $0.content?.messages.contains { $0.body == "are you there?" } == true
             }
             #expect(arrived != nil)
@@ -121,7 +121,7 @@ struct OpenConversationTests {
             #expect(queued.content?.pending.first?.state == .queued)
             #expect(queued.content?.messages.isEmpty == true)
             await open.outbox.start()
-            let sent = await firstState(states, within: .seconds(10)) {
+            let sent = await first(states, within: .seconds(10)) {
                 $0.content?.messages.map(\.body) == ["I'll take it"] && $0.content?.pending.isEmpty == true
             }
             #expect(sent != nil, "no renderer asked for a refresh: the logic followed the outbox")
@@ -149,7 +149,7 @@ struct OpenConversationTests {
             #expect(queued.content?.pending.map(\.state) == [.queued])
             #expect(await outbox.flush())
             let states = await logic.states()
-            let settled = await firstState(states, within: .seconds(10)) {
+            let settled = await first(states, within: .seconds(10)) {
                 $0.content?.pending.isEmpty == true
                     && $0.content?.messages.map(\.body) == ["Delivered while nobody looked"]
             }
@@ -175,7 +175,7 @@ struct OpenConversationTests {
             #expect(
                 await otherEvents.next() != nil, "the socket delivered the message to the screen that was listening")
             let states = await open.logic.states()
-            let caughtUp = await firstState(states, within: .seconds(10)) {
+            let caughtUp = await first(states, within: .seconds(10)) {
                 $0.content?.messages.map(\.body) == ["sent before you looked"]
             }
             #expect(caughtUp != nil)
@@ -237,7 +237,7 @@ struct MessagesRequestCountTests {
             let histories = try await fixture.serverRequestCount(APIRoutes.messages)
             await logic.send(.send("is it still for sale?"))
             _ = await outbox.flush()
-            let shown = await firstState(states, within: .seconds(10)) { state in
+            let shown = await first(states, within: .seconds(10)) { state in
                 state.content?.pending.isEmpty == true
                     && state.content?.messages.contains { $0.body == "is it still for sale?" } == true
             }

@@ -8,17 +8,6 @@ import Session
 import TestSupport
 import Testing
 
-/// Waits up to `timeout` for a state from `states` that satisfies `matches`.
-private func firstState(
-    _ states: AsyncStream<ScreenState<OffersContent>>, within timeout: Duration,
-    where matches: @escaping @Sendable (ScreenState<OffersContent>) -> Bool
-) async -> ScreenState<OffersContent>? {
-    await within(timeout, else: nil) {
-        for await state in states where matches(state) { return state }
-        return nil
-    }
-}
-
 @Suite("OffersLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
 struct OffersLogicTests {
     /// A seller and a buyer signed in through the kit, a product of the seller's and the buyer's
@@ -126,10 +115,10 @@ struct OffersLogicTests {
             let states = await seller.states()
             #expect(try await fixture.waitForServerLiveSockets(1) == 1)
             let made = try #require(await buyer.send(.make(amountCents: 13_000)).content?.offers.first)
-            let arrived = await firstState(states, within: .seconds(10)) { $0.content?.offers.first?.id == made.id }
+            let arrived = await first(states, within: .seconds(10)) { $0.content?.offers.first?.id == made.id }
             #expect(arrived?.content?.cards.first?.decisions == [.accept, .decline])
             _ = await buyer.send(.decide(.withdraw, offerID: made.id))
-            let withdrawn = await firstState(states, within: .seconds(10)) {
+            let withdrawn = await first(states, within: .seconds(10)) {
                 $0.content?.offers.first?.status == .withdrawn
             }
             #expect(withdrawn?.content?.cards.first?.decisions == [])

@@ -50,7 +50,7 @@ struct DemoDeal {
         narrator.show(OffersRenderer().lines(for: made, width: narrator.width))
 
         try await next("It arrives on the seller's screen, live, with what the seller may do")
-        let arrived = try await Self.first(in: watching, within: .seconds(15)) { content in
+        let arrived = try await DemoWait.first("the offer", in: watching, within: .seconds(15)) { content in
             content.cards.first { $0.offer.amountCents == amount && !$0.decisions.isEmpty }
         }
         narrator.show([OffersRenderer().line(for: arrived)])
@@ -89,29 +89,5 @@ struct DemoDeal {
                 SellerRenderer().lines(for: reviews, listings: shelf.products, limit: 5, width: narrator.width))
         }
         return step
-    }
-
-    /// The first value `pick` finds in a state of `states`, within `limit`.
-    private static func first<Value: Sendable>(
-        in states: AsyncStream<ScreenState<OffersContent>>, within limit: Duration,
-        _ pick: @escaping @Sendable (OffersContent) -> Value?
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask {
-                for await state in states {
-                    if let content = state.content, let value = pick(content) { return value }
-                }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw AppError(.unreachable, "the offer did not arrive within \(limit)")
-            }
-            return value
-        }
     }
 }

@@ -90,7 +90,10 @@ struct DemoScript {
         _ = await (try seller.dependencies.resolve((any OutboxControlling).self)).flush()
 
         try await narrator.step(8, "The reply arrives on Dana's open screen, live")
-        let reply = try await Self.firstMessage(from: seller.id, in: live, within: .seconds(15))
+        let sellerID = seller.id
+        let reply = try await DemoWait.first("the reply", in: live, within: .seconds(15)) { content in
+            content.messages.last { $0.senderId == sellerID }
+        }
         narrator.show([danaRenderer.line(for: reply, in: sent.conversation)])
 
         try await narrator.step(9, "Dana renames herself")
@@ -171,28 +174,5 @@ struct DemoScript {
         try await narrator.step(next + 1, "Done")
         narrator.note("The server stops and the temporary folder is removed. Try it for real:")
         narrator.note("  swift run bazaar-server --seed-demo   and, in another terminal,   swift run bazaar products")
-    }
-
-    /// The first message from `senderID` that shows up on a messages screen's live stream.
-    private static func firstMessage(
-        from senderID: String, in live: AsyncStream<ScreenState<MessagesContent>>, within limit: Duration
-    ) async throws -> Message {
-        try await withThrowingTaskGroup(of: Message?.self) { group in
-            group.addTask {
-                for await state in live {
-                    if let message = state.content?.messages.last(where: { $0.senderId == senderID }) { return message }
-                }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let message = first else {
-                throw AppError(.unreachable, "the reply did not arrive within \(limit)")
-            }
-            return message
-        }
     }
 }
