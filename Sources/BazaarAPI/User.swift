@@ -20,11 +20,14 @@ public struct User: Codable, Sendable, Equatable, Hashable {
     public var ratingAverage: Double?
     /// How many reviews they received.
     public var ratingCount: Int
+    /// What they may do: given only to the user themselves (`GET /v1/users/me`); `nil` (and left
+    /// out of the JSON) on everyone else's profile.
+    public var role: UserRole?
 
     /// Creates a user value (without reviews unless given).
     public init(
         id: String, username: String, displayName: String, bio: String?, photoURL: String?,
-        createdAt: Date, ratingAverage: Double? = nil, ratingCount: Int = 0
+        createdAt: Date, ratingAverage: Double? = nil, ratingCount: Int = 0, role: UserRole? = nil
     ) {
         self.id = id
         self.username = username
@@ -34,10 +37,11 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         self.createdAt = createdAt
         self.ratingAverage = ratingAverage
         self.ratingCount = ratingCount
+        self.role = role
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, username, displayName, bio, photoURL, createdAt, ratingAverage, ratingCount
+        case id, username, displayName, bio, photoURL, createdAt, ratingAverage, ratingCount, role
     }
 
     /// Decodes a user; without rating fields (from a server before reviews) they have none.
@@ -51,6 +55,7 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         ratingAverage = try container.decodeIfPresent(Double.self, forKey: .ratingAverage)
         ratingCount = try container.decodeIfPresent(Int.self, forKey: .ratingCount) ?? 0
+        role = try container.decodeIfPresent(UserRole.self, forKey: .role)
     }
 
     /// The mean of `count` ratings summing to `sum`, to two decimals; `nil` for none.
@@ -59,7 +64,8 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         return (Double(sum) / Double(count) * 100).rounded() / 100
     }
 
-    /// Encodes every field, writing `null` for a missing bio or photo (the contract lists them).
+    /// Encodes every field, writing `null` for a missing bio or photo (the contract lists them);
+    /// `role` only when set (the caller's own profile).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -70,5 +76,6 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(ratingAverage, forKey: .ratingAverage)
         try container.encode(ratingCount, forKey: .ratingCount)
+        try container.encodeIfPresent(role, forKey: .role)
     }
 }

@@ -272,6 +272,10 @@ package enum PostgresMigrations {
                     ADD COLUMN rating_count INTEGER NOT NULL DEFAULT 0
                 """,
             ]),
+        // Roles the operator names (moderators), read at each sign-in.
+        Migration(
+            name: "v13-roles",
+            statements: ["ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'member'"]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

@@ -163,7 +163,7 @@ extension PostgresStore {
             """
             SELECT c.id AS c_id, c.updated_at AS c_updated_at,
                 u.id, u.username, u.display_name, u.bio, u.password_hash, u.photo_digest, u.created_at, u.rating_sum,
-                u.rating_count,
+                u.rating_count, u.role,
                 p.id AS p_id, p.seller_id AS p_seller_id, p.title AS p_title, p.description AS p_description,
                 p.price_cents AS p_price_cents, p.currency AS p_currency, p.created_at AS p_created_at,
                 p.photo_ids AS p_photo_ids, p.status AS p_status, p.updated_at AS p_updated_at,

@@ -30,6 +30,23 @@ extension PostgresStore {
             .map(Self.userRecord)
     }
 
+    /// Gives the user with this username `role`; `nil` when there is none.
+    public func setRole(_ role: UserRole, username: String) async throws -> UserRecord? {
+        try await database.rows(
+            """
+            UPDATE users SET role = \(role.rawValue) WHERE username = \(username)
+            RETURNING \(unescaped: Self.userColumns)
+            """
+        ).first.map(Self.userRecord)
+    }
+
+    /// Every user with `role`, by username.
+    public func users(withRole role: UserRole) async throws -> [UserRecord] {
+        try await database.rows(
+            "SELECT \(unescaped: Self.userColumns) FROM users WHERE role = \(role.rawValue) ORDER BY username"
+        ).map(Self.userRecord)
+    }
+
     /// Changes display name and/or bio in one statement.
     public func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord? {
         let (keepBio, newBio): (Bool, String?) =

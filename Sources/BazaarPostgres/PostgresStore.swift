@@ -49,7 +49,7 @@ public struct PostgresStore: BazaarStore {
 
 extension PostgresStore {
     static let userColumns =
-        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count"
+        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role"
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
     static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id"
@@ -69,7 +69,9 @@ extension PostgresStore {
             ratingAverage: User.ratingAverage(
                 sum: Int(try cells["rating_sum"].decode(Int64.self)), count: try cells["rating_count"].decode(Int.self)),
             ratingCount: try cells["rating_count"].decode(Int.self))
-        return UserRecord(user: user, passwordHash: try cells["password_hash"].decode(String.self))
+        return UserRecord(
+            user: user, passwordHash: try cells["password_hash"].decode(String.self),
+            role: try StoredValues.decode(cells["role"].decode(String.self), as: "a user's role"))
     }
 
     static func product(_ row: PostgresRow) throws -> Product {

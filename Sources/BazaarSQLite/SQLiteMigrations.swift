@@ -245,6 +245,10 @@ enum SQLiteMigrations {
                     ALTER TABLE users ADD COLUMN rating_count INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        // Roles the operator names (moderators), read at each sign-in.
+        migrator.registerMigration("v9-roles") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'member'")
+        }
         return migrator
     }
 }

@@ -43,6 +43,28 @@ extension SQLiteStore {
         }
     }
 
+    /// Gives the user with this username `role`; `nil` when there is none. Safe beside a server
+    /// serving the file (another process): a short write, waiting for the server's.
+    public func setRole(_ role: UserRole, username: String) async throws -> UserRecord? {
+        try await writer.write { db in
+            try db.run(sql: "UPDATE users SET role = ? WHERE username = ?", arguments: [role.rawValue, username])
+            return try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE username = ?"),
+                arguments: [username]
+            ).map(Self.userRecord)
+        }
+    }
+
+    /// Every user with `role`, by username.
+    public func users(withRole role: UserRole) async throws -> [UserRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT \(Self.userColumns) FROM users WHERE role = ? ORDER BY username"),
+                arguments: [role.rawValue]
+            ).map(Self.userRecord)
+        }
+    }
+
     /// Changes display name and/or bio.
     public func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord? {
         try await writer.write { db in

@@ -83,7 +83,9 @@ extension SQLiteStore {
                 count: try row.decode(Int.self, forColumn: "rating_count")),
             ratingCount: try row.decode(Int.self, forColumn: "rating_count")
         )
-        return UserRecord(user: user, passwordHash: try row.decode(String.self, forColumn: "password_hash"))
+        return UserRecord(
+            user: user, passwordHash: try row.decode(String.self, forColumn: "password_hash"),
+            role: try StoredValues.decode(row.decode(String.self, forColumn: "role"), as: "a user's role"))
     }
 
     static func product(_ row: Row) throws -> Product {
@@ -161,7 +163,7 @@ extension SQLiteStore {
     }
 
     static let userColumns =
-        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count"
+        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role"
 
     static func fetchUser(_ db: Database, id: String) throws -> UserRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(

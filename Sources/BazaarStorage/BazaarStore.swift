@@ -16,6 +16,11 @@ public protocol BazaarStore: Sendable {
     func user(id: String) async throws -> UserRecord?
     /// The user with this username, or `nil`.
     func user(username: String) async throws -> UserRecord?
+    /// Gives the user with this username `role` (the operator's `bazaar-server moderators`);
+    /// `nil` when nobody has that username.
+    func setRole(_ role: UserRole, username: String) async throws -> UserRecord?
+    /// Every user with `role`, by username.
+    func users(withRole role: UserRole) async throws -> [UserRecord]
     /// Changes display name and/or bio; `nil` leaves a field alone. Returns the updated user.
     func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord?
     /// Replaces the user's profile photo. Returns the updated user.

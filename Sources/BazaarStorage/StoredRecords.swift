@@ -35,11 +35,14 @@ public struct UserRecord: Sendable, Equatable {
     public var user: User
     /// The bcrypt hash of the password.
     public var passwordHash: String
+    /// What they may do beyond a member, as the operator named it.
+    public var role: UserRole
 
-    /// A record of `user` with their password hash.
-    public init(user: User, passwordHash: String) {
+    /// A record of `user` with their password hash and role.
+    public init(user: User, passwordHash: String, role: UserRole = .member) {
         self.user = user
         self.passwordHash = passwordHash
+        self.role = role
     }
 }
 

@@ -38,7 +38,7 @@ struct SellerCommand: AsyncParsableCommand {
             let userID = try context.ids.resolve(user, what: "user")
             let reviews = try context.dependencies.reviewsModule.reviewsScreen(userID: userID).logic
             let listings = try context.dependencies.productsModule.productListScreen(pageSize: limit).logic
-            let (trust, shelf) = try await context.output.loading("Loading the seller") {
+            let (trust, shelf) = await context.output.loading("Loading the seller") {
                 let trust = await reviews.send(.load)
                 let shelf = await listings.send(
                     .search(ProductSearch(sellerId: userID, sort: .newest, status: .all)))

@@ -12,8 +12,11 @@ struct UserRoutes: RouteGroup {
         router.on(APIRoutes.me) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             // For the caller only, and checked on every use: the client revalidates with the ETag.
-            return try JSONResponse.cacheable(
-                try await user(caller.userId), request: request, cacheControl: "private, no-cache")
+            guard let record = try await deps.store.user(id: caller.userId) else { throw APIError.notFound("The user") }
+            // The role is the caller's own to know; nobody else's profile carries it.
+            var me = record.user
+            me.role = record.role
+            return try JSONResponse.cacheable(me, request: request, cacheControl: "private, no-cache")
         }
         router.on(APIRoutes.updateMe) { request, _ in try await updateMe(request) }
         router.on(APIRoutes.uploadPhoto) { request, _ in try await uploadPhoto(request) }
