@@ -60,4 +60,10 @@ public struct ProductSearch: Sendable, Hashable {
         if let status { parameters.append(("status", status.rawValue)) }
         return parameters
     }
+
+    /// What a seller's page lists: every listing of `sellerId` (reserved and sold ones too),
+    /// newest first.
+    public static func everyListing(of sellerId: String) -> ProductSearch {
+        ProductSearch(sellerId: sellerId, sort: .newest, status: .all)
+    }
 }

@@ -49,6 +49,13 @@ struct AppError: Error, Equatable, CustomStringConvertible {
         self.init(kind, error.kind == .signedOut ? "\(error.message) Run 'bazaar login USERNAME'." : error.description)
     }
 
+    /// A form refused beside its fields, as one line in the fields' order: `price: Enter a price…; title: …`.
+    init<Field: CaseIterable & RawRepresentable & Hashable>(fieldErrors: [Field: String])
+    where Field.RawValue == String {
+        let errors = Field.allCases.compactMap { field in fieldErrors[field].map { "\(field.rawValue): \($0)" } }
+        self.init(.invalidInput, errors.joined(separator: "; "))
+    }
+
     /// A network failure, as the app reports it.
     init(_ error: NetworkError) {
         self.init(ScreenError(error))

@@ -112,12 +112,7 @@ struct CLIDealTests {
         try await CLIChat.with(selling: ("Armchair", "90")) { chat, server in
             let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
             _ = try await buyer.run(["chat", "send", conversation.id, "Would you take less?"])
-            let open = try BazaarCLI().startInteractive(
-                [
-                    "chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir",
-                    seller.configFolder.path,
-                ],
-                environment: ["NO_COLOR": "1"])
+            let open = try seller.openChat(conversation.id)
             try await CLIWalkthroughTests.waitUntilRead(conversation.id, by: seller, lastMessagePrefix: "Would")
             _ = try await buyer.run(["offer", "make", conversation.id, "75"])
             // The offer's line arrives live and the open screen marks it read.

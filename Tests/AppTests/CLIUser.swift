@@ -24,6 +24,13 @@ struct CLIUser {
             environment: ["NO_COLOR": "1", "BAZAAR_SERVER": "", "BAZAAR_CONFIG_DIR": ""])
     }
 
+    /// Starts `bazaar chat open CONVERSATION` for this person, reading what the test types.
+    func openChat(_ conversationID: String) throws -> BazaarCLI.Running {
+        try BazaarCLI().startInteractive(
+            ["chat", "open", conversationID, "--server", server.absoluteString, "--config-dir", configFolder.path],
+            environment: ["NO_COLOR": "1"])
+    }
+
     /// Runs with `--json` and decodes what it printed.
     func json<T: Decodable>(_ type: T.Type, _ arguments: [String], input: String? = nil) async throws -> (
         T, BazaarCLI.Outcome

@@ -136,12 +136,7 @@ struct CLIWalkthroughTests {
             let (seller, buyer, conversation) = (chat.seller, chat.buyer, chat.conversation)
             _ = try await seller.run(["chat", "send", conversation.id, "First, before you opened"])
 
-            let open = try BazaarCLI().startInteractive(
-                [
-                    "chat", "open", conversation.id, "--server", server.baseURL.absoluteString, "--config-dir",
-                    buyer.configFolder.path,
-                ],
-                environment: ["NO_COLOR": "1"])
+            let open = try buyer.openChat(conversation.id)
             // Once the history is on screen the conversation is marked read: wait for that.
             try await Self.waitUntilRead(conversation.id, by: buyer, lastMessagePrefix: "First")
             _ = try await seller.run(["chat", "send", conversation.id, "Second, while you watch"])

@@ -32,7 +32,7 @@ extension ProductCommand {
         }
 
         func run() async throws {
-            try await ListingRun.run(id, options: options) { logic, loaded in
+            try await ListingRun.run(id, options: options) { _, logic, loaded in
                 var draft = loaded.draft
                 if let title { draft.title = title }
                 if let price { draft.price = price }
@@ -95,7 +95,7 @@ extension ProductCommand {
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
-            try await ListingRun.run(id, options: options) { logic, _ in await logic.send(.takeDown) }
+            try await ListingRun.run(id, options: options) { _, logic, _ in await logic.send(.takeDown) }
         }
     }
 }
@@ -104,15 +104,7 @@ extension ProductStatus: ExpressibleByArgument {}
 
 /// What the listing commands share: sign in, load the listing, act, print what it left.
 enum ListingRun {
-    /// Runs `act` on the loaded listing `id`.
-    static func run(
-        _ id: String, options: GlobalOptions,
-        _ act: (any ListingLogic, ListingContent) async throws -> ScreenState<ListingContent>
-    ) async throws {
-        try await run(id, options: options) { _, logic, loaded in try await act(logic, loaded) }
-    }
-
-    /// Runs `act` (which also gets the context) on the loaded listing `id`.
+    /// Runs `act` on the loaded listing `id`; it gets the context too (to resolve a short id).
     static func run(
         _ id: String, options: GlobalOptions,
         _ act: (AppContext, any ListingLogic, ListingContent) async throws -> ScreenState<ListingContent>
@@ -126,10 +118,7 @@ enum ListingRun {
             context.ids.record(loaded.buyers.map(\.id))
             let content = try await act(context, logic, loaded).content()
             guard content.fieldErrors.isEmpty else {
-                let errors = SellField.allCases.compactMap { field in
-                    content.fieldErrors[field].map { "\(field.rawValue): \($0)" }
-                }
-                throw AppError(.invalidInput, errors.joined(separator: "; "))
+                throw AppError(fieldErrors: content.fieldErrors)
             }
             if context.json { return try context.printJSON(content.product) }
             context.output.write(ListingRenderer().lines(for: content))

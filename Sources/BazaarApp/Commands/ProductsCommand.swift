@@ -153,10 +153,7 @@ struct ProductCommand: AsyncParsableCommand {
                 let form = try await context.output.loading("Listing") { await screen.logic.send(.sell(draft)) }
                     .content()
                 guard let product = form.listed else {
-                    let errors = SellField.allCases.compactMap { field in
-                        form.fieldErrors[field].map { "\(field.rawValue): \($0)" }
-                    }
-                    throw AppError(.invalidInput, errors.joined(separator: "; "))
+                    throw AppError(fieldErrors: form.fieldErrors)
                 }
                 context.ids.record([product.id])
                 if context.json { return try context.printJSON(product) }

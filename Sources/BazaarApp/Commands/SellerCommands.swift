@@ -41,7 +41,7 @@ struct SellerCommand: AsyncParsableCommand {
             let (trust, shelf) = await context.output.loading("Loading the seller") {
                 let trust = await reviews.send(.load)
                 let shelf = await listings.send(
-                    .search(ProductSearch(sellerId: userID, sort: .newest, status: .all)))
+                    .search(.everyListing(of: userID)))
                 return (trust, shelf)
             }
             let content = try trust.content()
@@ -84,10 +84,7 @@ struct ReviewCommand: AsyncParsableCommand {
                 await logic.send(.submit(ReviewDraft(rating: rating, text: text)))
             }.content()
             guard let review = form.written else {
-                let errors = ReviewField.allCases.compactMap { field in
-                    form.fieldErrors[field].map { "\(field.rawValue): \($0)" }
-                }
-                throw AppError(.invalidInput, errors.joined(separator: "; "))
+                throw AppError(fieldErrors: form.fieldErrors)
             }
             if context.json { return try context.printJSON(review) }
             context.output.write(

@@ -83,7 +83,7 @@ struct DemoDeal {
             let reviews = try await reader.dependencies.reviewsModule.reviewsScreen(userID: subject).logic.send(.load)
                 .content()
             let shelf = try await reader.dependencies.productsModule.productListScreen(pageSize: 5).logic.send(
-                .search(ProductSearch(sellerId: subject, sort: .newest, status: .all))
+                .search(.everyListing(of: subject))
             ).content()
             narrator.show(
                 SellerRenderer().lines(for: reviews, listings: shelf.products, limit: 5, width: narrator.width))

@@ -30,11 +30,8 @@ extension WebApp {
                         "products",
                         status: .unprocessableContent)
                 }
-                // The Save buttons say which are saved: among the person's newest saves.
-                var saved: Set<String> = []
-                if page.user != nil, let logic = try? page.dependencies.favouritesModule.favouritesScreen().logic {
-                    saved = Set(await logic.send(.load).content?.products.map(\.id) ?? [])
-                }
+                // The Save buttons say which are saved.
+                let saved = await page.savedProductIDs()
                 return page.show(state, template: "products") {
                     ProductListView(
                         form: form, content: $0, pages: pages, nav: page.nav(), server: page.serverURL, me: page.user,
@@ -47,11 +44,7 @@ extension WebApp {
             return try await page(request, context) { page in
                 let logic = try page.dependencies.productsModule.productScreen(id: id).logic
                 let state = await logic.send(.load)
-                // Whether this person saved it: among their newest saves (saving again is harmless).
-                var isSaved = false
-                if page.user != nil, let saved = try? page.dependencies.favouritesModule.favouritesScreen().logic {
-                    isSaved = await saved.send(.load).content?.contains(id) == true
-                }
+                let isSaved = await page.savedProductIDs().contains(id)
                 return page.show(state, template: "product", heading: "No such product") {
                     ProductDetailView(
                         content: $0, me: page.user, nav: page.nav(), server: page.serverURL, isSaved: isSaved)
@@ -141,5 +134,15 @@ extension WebApp {
             text.count <= 2048
         else { return nil }
         return text
+    }
+}
+
+extension WebPage {
+    /// The ids of the products the signed-in person saved, among their newest saves (a Save
+    /// button on an older one says Save, and saving again is harmless); none for a visitor, or
+    /// when the list cannot be read (the page still draws, its buttons saying Save).
+    func savedProductIDs() async -> Set<String> {
+        guard user != nil, let logic = try? dependencies.favouritesModule.favouritesScreen().logic else { return [] }
+        return Set(await logic.send(.load).content?.products.map(\.id) ?? [])
     }
 }

@@ -13,9 +13,12 @@ extension WebApp {
                 let listings = try page.dependencies.productsModule.productListScreen(pageSize: 20).logic
                 let trust = await reviews.send(.load)
                 guard let content = trust.content else {
-                    return page.show(trust, template: "seller", heading: "No such person") { _ in "" }
+                    return page.failed(
+                        trust.error
+                            ?? ScreenError(kind: .other, message: "The page did not finish loading. Try again."),
+                        heading: "No such person")
                 }
-                let shelf = await listings.send(.search(ProductSearch(sellerId: id, sort: .newest, status: .all)))
+                let shelf = await listings.send(.search(.everyListing(of: id)))
                 return page.show(shelf, template: "seller", heading: "No such person") {
                     SellerView(
                         content: content, listings: $0.products, me: page.user, server: page.serverURL,
