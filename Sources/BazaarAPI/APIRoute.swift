@@ -135,6 +135,39 @@ public enum APIRoutes {
         method: "POST", template: "/v1/notifications/read", requiresAuth: true)
     /// `GET /v1/events`: the live-event WebSocket.
     public static let events = APIRoute(method: "GET", template: "/v1/events", requiresAuth: true)
+    /// `PUT /v1/users/{id}/block`: block a user (idempotent).
+    public static let blockUser = APIRoute(method: "PUT", template: "/v1/users/{id}/block", requiresAuth: true)
+    /// `DELETE /v1/users/{id}/block`: stop blocking a user (idempotent).
+    public static let unblockUser = APIRoute(method: "DELETE", template: "/v1/users/{id}/block", requiresAuth: true)
+    /// `GET /v1/users/me/blocks`: the users the caller blocked, most recent first.
+    public static let blocks = APIRoute(method: "GET", template: "/v1/users/me/blocks", requiresAuth: true)
+    /// `POST /v1/reports`: report a user, a product or a message to the moderators.
+    public static let createReport = APIRoute(method: "POST", template: "/v1/reports", requiresAuth: true)
+    /// `GET /v1/reports`: the caller's own reports and their outcomes, newest first.
+    public static let myReports = APIRoute(method: "GET", template: "/v1/reports", requiresAuth: true)
+    /// `GET /v1/moderation/reports`: the report queue, oldest first (moderators only).
+    public static let moderationReports = APIRoute(
+        method: "GET", template: "/v1/moderation/reports", requiresAuth: true)
+    /// `GET /v1/moderation/reports/{id}`: one report with its subject in context (moderators only).
+    public static let moderationReport = APIRoute(
+        method: "GET", template: "/v1/moderation/reports/{id}", requiresAuth: true)
+    /// `POST /v1/moderation/reports/{id}/resolve`: act on a report (moderators only).
+    public static let resolveReport = APIRoute(
+        method: "POST", template: "/v1/moderation/reports/{id}/resolve", requiresAuth: true)
+    /// `PUT /v1/users/me/password`: change the password; every other session ends.
+    public static let changePassword = APIRoute(method: "PUT", template: "/v1/users/me/password", requiresAuth: true)
+    /// `GET /v1/users/me/sessions`: the caller's signed-in sessions.
+    public static let sessions = APIRoute(method: "GET", template: "/v1/users/me/sessions", requiresAuth: true)
+    /// `DELETE /v1/users/me/sessions/{id}`: end one session.
+    public static let endSession = APIRoute(
+        method: "DELETE", template: "/v1/users/me/sessions/{id}", requiresAuth: true)
+    /// `DELETE /v1/users/me/sessions`: end every session but the caller's.
+    public static let endOtherSessions = APIRoute(
+        method: "DELETE", template: "/v1/users/me/sessions", requiresAuth: true)
+    /// `GET /v1/users/me/export`: everything of the caller's, as a ZIP.
+    public static let exportAccount = APIRoute(method: "GET", template: "/v1/users/me/export", requiresAuth: true)
+    /// `DELETE /v1/users/me`: delete the account (needs the password).
+    public static let deleteAccount = APIRoute(method: "DELETE", template: "/v1/users/me", requiresAuth: true)
     /// `GET /health`: liveness.
     public static let health = APIRoute(method: "GET", template: "/health", requiresAuth: false)
     /// `GET /metrics`: Prometheus text.
@@ -148,7 +181,10 @@ public enum APIRoutes {
         reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
         startConversation, conversation, messages, sendMessage, makeOffer, conversationOffers, acceptOffer,
         declineOffer, withdrawOffer, markRead,
-        notifications, markNotificationsRead, events, health, metrics,
+        notifications, markNotificationsRead, blockUser, unblockUser, blocks, createReport, myReports,
+        moderationReports,
+        moderationReport, resolveReport, changePassword, sessions, endSession, endOtherSessions, exportAccount,
+        deleteAccount, events, health, metrics,
     ]
 }
 

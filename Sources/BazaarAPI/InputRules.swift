@@ -24,6 +24,10 @@ public enum InputRules {
     public static let priceCents: ClosedRange<Int> = 0...1_000_000_000_000
     /// A message's body: 1-4000.
     public static let messageBody = 1...4000
+    /// What a reporter or a moderator may add to a report or a resolution (characters).
+    public static let reportNote = 0...1000
+    /// How much of a `User-Agent` a session keeps (characters; the rest is cut).
+    public static let userAgent = 0...200
 
     /// The length the rules count: Unicode scalars.
     public static func length(of text: String) -> Int {

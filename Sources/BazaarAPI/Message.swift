@@ -19,11 +19,16 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
     public var kind: MessageKind
     /// For an offer's line, the offer it is about.
     public var offerId: String?
+    /// Whether a moderator removed it: its body is then ``removedBody``, for both members.
+    public var removed: Bool
+
+    /// The body of a message a moderator removed.
+    public static let removedBody = "This message was removed by a moderator."
 
     /// Creates a message value (a written one unless `kind` says otherwise).
     public init(
         id: String, conversationId: String, senderId: String, body: String, createdAt: Date, kind: MessageKind = .text,
-        offerId: String? = nil
+        offerId: String? = nil, removed: Bool = false
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -32,10 +37,11 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
         self.createdAt = createdAt
         self.kind = kind
         self.offerId = offerId
+        self.removed = removed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, conversationId, senderId, body, createdAt, kind, offerId
+        case id, conversationId, senderId, body, createdAt, kind, offerId, removed
     }
 
     /// Decodes a message; without `kind` (from a server before offers) it is a written one.
@@ -48,6 +54,21 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         kind = try container.decodeIfPresent(MessageKind.self, forKey: .kind) ?? .text
         offerId = try container.decodeIfPresent(String.self, forKey: .offerId)
+        removed = try container.decodeIfPresent(Bool.self, forKey: .removed) ?? false
+    }
+
+    /// Encodes the message; `offerId` only on an offer's line and `removed` only when true, so
+    /// the common message stays as short as before.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(conversationId, forKey: .conversationId)
+        try container.encode(senderId, forKey: .senderId)
+        try container.encode(body, forKey: .body)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(offerId, forKey: .offerId)
+        if removed { try container.encode(true, forKey: .removed) }
     }
 }
 

@@ -16,11 +16,13 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
     public var messageId: String?
     /// The product it is about, when it is about one (a saved product's price or sale).
     public var productId: String?
+    /// The report it is about, when it is about one (the outcome of the caller's report).
+    public var reportId: String?
 
     /// Creates a notification value.
     public init(
         id: String, type: String, read: Bool, createdAt: Date, conversationId: String?,
-        messageId: String?, productId: String? = nil
+        messageId: String?, productId: String? = nil, reportId: String? = nil
     ) {
         self.id = id
         self.type = type
@@ -29,6 +31,7 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
         self.conversationId = conversationId
         self.messageId = messageId
         self.productId = productId
+        self.reportId = reportId
     }
 
     /// Encodes every field, writing `null` for the ids it is not about.
@@ -41,6 +44,7 @@ public struct Notification: Codable, Sendable, Equatable, Hashable {
         try container.encode(conversationId, forKey: .conversationId)
         try container.encode(messageId, forKey: .messageId)
         try container.encode(productId, forKey: .productId)
+        try container.encodeIfPresent(reportId, forKey: .reportId)
     }
 }
 
@@ -60,4 +64,6 @@ public enum NotificationType {
     public static let favouriteSold = "favourite.sold"
     /// The other party of a sale reviewed the caller.
     public static let reviewReceived = "review.received"
+    /// A moderator acted on the caller's report (its `reportId` says which; the report says how).
+    public static let reportResolved = "report.resolved"
 }

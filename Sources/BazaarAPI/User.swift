@@ -58,6 +58,23 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         role = try container.decodeIfPresent(UserRole.self, forKey: .role)
     }
 
+    /// How a deleted account appears wherever others still see it (a conversation, a review):
+    /// the same id, and nothing of the person.
+    public static func deleted(id: String, createdAt: Date) -> User {
+        User(
+            id: id, username: deletedUsername, displayName: deletedDisplayName, bio: nil, photoURL: nil,
+            createdAt: createdAt)
+    }
+
+    /// The username a deleted account shows (no account can register it: names have 3-32 characters
+    /// and it is reserved).
+    public static let deletedUsername = "deleted"
+    /// The name a deleted account shows.
+    public static let deletedDisplayName = "Deleted user"
+
+    /// Whether this is how a deleted account appears.
+    public var isDeleted: Bool { username == Self.deletedUsername && displayName == Self.deletedDisplayName }
+
     /// The mean of `count` ratings summing to `sum`, to two decimals; `nil` for none.
     public static func ratingAverage(sum: Int, count: Int) -> Double? {
         guard count > 0 else { return nil }

@@ -137,6 +137,10 @@ extension WritePlan {
             case .saveFavourite(_, let productId), .removeFavourite(_, let productId):
                 keys.insert("product:\(productId)")
             case .saveReview(let review): keys.insert("user:\(review.subjectId)")
+            case .saveReport(let stored): keys.insert("report:\(stored.report.id)")
+            case .recordModeration: break  // a new row with a new id
+            case .removeMessage(let id): keys.insert("message:\(id)")
+            case .suspendUser(let id): keys.insert("user:\(id)")
             }
         }
         return keys

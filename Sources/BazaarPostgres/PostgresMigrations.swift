@@ -276,6 +276,52 @@ package enum PostgresMigrations {
         Migration(
             name: "v13-roles",
             statements: ["ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'member'"]),
+        // Trust and the account: blocks, reports and the moderators' record of what they did;
+        // suspended and deleted accounts, hidden listings, removed messages; what a session
+        // signed in with and when it was last used (and sessions found by user, to end them all).
+        Migration(
+            name: "v14-trust",
+            statements: [
+                "ALTER TABLE users ADD COLUMN suspended_at BIGINT, ADD COLUMN deleted_at BIGINT",
+                "ALTER TABLE products ADD COLUMN hidden BOOLEAN NOT NULL DEFAULT FALSE",
+                "ALTER TABLE messages ADD COLUMN removed BOOLEAN NOT NULL DEFAULT FALSE",
+                "ALTER TABLE notifications ADD COLUMN report_id TEXT",
+                "ALTER TABLE sessions ADD COLUMN last_used_at BIGINT, ADD COLUMN user_agent TEXT",
+                "CREATE INDEX sessions_user ON sessions (user_id)",
+                "CREATE INDEX reviews_author ON reviews (author_id, seq)",
+                "CREATE INDEX offers_buyer ON offers (buyer_id) WHERE status = 'open'",
+                """
+                CREATE TABLE blocks (
+                    blocker_id TEXT NOT NULL REFERENCES users(id), blocked_id TEXT NOT NULL REFERENCES users(id),
+                    seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE, created_at BIGINT NOT NULL,
+                    PRIMARY KEY (blocker_id, blocked_id))
+                """,
+                "CREATE INDEX blocks_blocker ON blocks (blocker_id, seq)",
+                "CREATE INDEX blocks_blocked ON blocks (blocked_id)",
+                """
+                CREATE TABLE reports (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                    reporter_id TEXT NOT NULL REFERENCES users(id), subject_type TEXT NOT NULL,
+                    subject_id TEXT NOT NULL, subject_user_id TEXT NOT NULL REFERENCES users(id),
+                    reason TEXT NOT NULL, note TEXT, status TEXT NOT NULL, action TEXT,
+                    created_at BIGINT NOT NULL, resolved_at BIGINT)
+                """,
+                """
+                CREATE UNIQUE INDEX reports_open_once ON reports (reporter_id, subject_type, subject_id)
+                WHERE status = 'open'
+                """,
+                "CREATE INDEX reports_status ON reports (status, seq)",
+                "CREATE INDEX reports_reporter ON reports (reporter_id, seq)",
+                "CREATE INDEX reports_subject ON reports (subject_type, subject_id) WHERE status = 'open'",
+                """
+                CREATE TABLE moderation_actions (
+                    id TEXT PRIMARY KEY, seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+                    report_id TEXT NOT NULL REFERENCES reports(id), moderator_id TEXT NOT NULL REFERENCES users(id),
+                    action TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL, note TEXT,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX moderation_actions_report ON moderation_actions (report_id)",
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

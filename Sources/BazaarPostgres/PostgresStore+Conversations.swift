@@ -163,18 +163,21 @@ extension PostgresStore {
             """
             SELECT c.id AS c_id, c.updated_at AS c_updated_at,
                 u.id, u.username, u.display_name, u.bio, u.password_hash, u.photo_digest, u.created_at, u.rating_sum,
-                u.rating_count, u.role,
+                u.rating_count, u.role, u.suspended_at, u.deleted_at,
                 p.id AS p_id, p.seller_id AS p_seller_id, p.title AS p_title, p.description AS p_description,
                 p.price_cents AS p_price_cents, p.currency AS p_currency, p.created_at AS p_created_at,
                 p.photo_ids AS p_photo_ids, p.status AS p_status, p.updated_at AS p_updated_at,
                 p.favourite_count AS p_favourite_count,
                 m.id AS m_id, m.conversation_id AS m_conversation_id, m.sender_id AS m_sender_id, m.body AS m_body,
-                m.created_at AS m_created_at, m.kind AS m_kind, m.offer_id AS m_offer_id,
+                m.created_at AS m_created_at, m.kind AS m_kind, m.offer_id AS m_offer_id, m.removed AS m_removed,
+                EXISTS (SELECT 1 FROM blocks b
+                        WHERE (b.blocker_id = c.user_low AND b.blocked_id = c.user_high)
+                           OR (b.blocker_id = c.user_high AND b.blocked_id = c.user_low)) AS blocked,
                 (SELECT COUNT(*) FROM messages x
                  WHERE x.conversation_id = c.id AND x.sender_id <> \(viewerId) AND x.seq > COALESCE(r.last_read_seq, 0)) AS unread
             FROM conversations c
             JOIN users u ON u.id = CASE WHEN c.user_low = \(viewerId) THEN c.user_high ELSE c.user_low END
-            LEFT JOIN products p ON p.id = c.product_id
+            LEFT JOIN products p ON p.id = c.product_id AND NOT p.hidden
             LEFT JOIN messages m ON m.id = c.last_message_id
             LEFT JOIN conversation_reads r ON r.conversation_id = c.id AND r.user_id = \(viewerId)
             WHERE (c.user_low = \(viewerId) OR c.user_high = \(viewerId))
@@ -193,7 +196,7 @@ extension PostgresStore {
             let conversation = Conversation(
                 id: try cells["c_id"].decode(String.self), otherUser: try userRecord(row).user, product: product,
                 lastMessage: lastMessage, unreadCount: try cells["unread"].decode(Int.self),
-                updatedAt: StoredValues.date(updatedAt))
+                updatedAt: StoredValues.date(updatedAt), blocked: try cells["blocked"].decode(Bool.self))
             return ConversationView(conversation: conversation, updatedAtMillis: updatedAt)
         }
     }

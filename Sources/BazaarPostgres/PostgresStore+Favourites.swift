@@ -19,7 +19,7 @@ extension PostgresStore {
     public func favourites(userId: String, before position: Int64?, limit: Int) async throws -> Slice<Product> {
         let rows = try await database.rows(
             """
-            SELECT \(unescaped: Self.joinedProductColumns), f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id
+            SELECT \(unescaped: Self.joinedProductColumns), f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id AND NOT p.hidden
             WHERE f.user_id = \(userId) AND f.seq < \(position ?? Int64.max) ORDER BY f.seq DESC LIMIT \(Int64(limit + 1))
             """)
         let page = rows.prefix(limit)

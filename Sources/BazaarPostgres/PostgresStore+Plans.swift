@@ -16,8 +16,15 @@ extension PostgresStore {
     /// the same version (on one replica or two) the second waits for the first and writes nothing.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
         let claimed: Bool
-        if let expected = plan.expectedProduct {
-            guard let held = try await applyGuarded(plan, expecting: expected, now: now) else { return .stale }
+        if plan.expectedProduct != nil || plan.writes.contains(where: \.needsOwnTransaction) {
+            let held: Bool?
+            do {
+                held = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
+            } catch  where Self.isUniqueViolation(error) {
+                // A report's open twin (the only unique key a plan's write may break outside a claim).
+                throw StoreError.conflict("report")
+            }
+            guard let held else { return .stale }
             claimed = held
         } else {
             claimed = try await groupCommit.submit(plan, now: now)
@@ -32,32 +39,53 @@ extension PostgresStore {
         return .claimTaken(resultId: try taken.decode(String.self))
     }
 
-    /// Applies `plan` in a transaction that first locks the expected product's row: `nil` when
-    /// its version moved on (nothing written), else whether the plan's claim (if any) held.
-    private func applyGuarded(_ plan: WritePlan, expecting expected: (id: String, version: Int64), now: Date)
+    /// Applies `plan` in a transaction of its own: `nil` when the expected product's version (its
+    /// row locked first) moved on, and nothing is written; else whether the plan's claim (if any)
+    /// held.
+    ///
+    /// Two kinds of write run as statements of their own after the plan's statement, in the same
+    /// transaction: a product taken down (the plan's timeline lines, its offers declined, update
+    /// the same conversation rows, and one statement cannot change a row twice), and a suspension
+    /// (its revoked sessions are announced by the statement that revokes them).
+    private func applyApart(_ plan: WritePlan, expecting expected: (id: String, version: Int64)?, now: Date)
         async throws -> Bool?
     {
         try await database.withTransaction { transaction in
-            let rows = try await transaction.rows(
-                "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
-            guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
-            // A product taken down leaves its conversations in a second statement of the same
-            // transaction: the plan's timeline lines (its offers declined) update those same
-            // conversation rows, and one statement cannot change a row twice.
-            let deletions = plan.writes.filter(\.isProductDeletion)
+            if let expected {
+                let rows = try await transaction.rows(
+                    "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
+                guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
+            }
+            let apart = plan.writes.filter(\.runsApart)
             var statement = PlanStatement()
-            try Self.add(WritePlan(plan.writes.filter { !$0.isProductDeletion }), now: now, to: &statement)
+            try Self.add(WritePlan(plan.writes.filter { !$0.runsApart }), now: now, to: &statement)
             let millis = StoredValues.millis(now)
             guard let row = try await transaction.rows(statement.query(atMillis: millis)).first else {
                 throw StoreError.corrupt("a plan's statement answered no row")
             }
-            if !deletions.isEmpty {
-                var second = PlanStatement()
-                for deletion in deletions { try Self.add(deletion, at: millis, to: &second) }
-                _ = try await transaction.rows(second.query(atMillis: millis))
+            for write in apart {
+                if case .suspendUser(let userId) = write {
+                    try await Self.suspend(userId, atMillis: millis, in: transaction)
+                } else {
+                    var second = PlanStatement()
+                    try Self.add(write, at: millis, to: &second)
+                    _ = try await transaction.rows(second.query(atMillis: millis))
+                }
             }
             return try row.decode(([Bool], Int64?).self).0.first ?? true
         }
+    }
+
+    /// Suspends a user inside `transaction`: sign-ins refused, listings hidden, every session
+    /// revoked and the revocation announced to every replica when the transaction commits.
+    private static func suspend(_ userId: String, atMillis millis: Int64, in transaction: PostgresTransaction)
+        async throws
+    {
+        try await transaction.rows(
+            "UPDATE users SET suspended_at = COALESCE(suspended_at, \(millis)) WHERE id = \(userId)")
+        try await transaction.rows("UPDATE products SET hidden = TRUE WHERE seller_id = \(userId) AND NOT hidden")
+        let revoked = try await revokeSessions(of: userId, except: nil, atMillis: millis, in: transaction)
+        if !revoked.isEmpty { try await transaction.rows(announceRevocation(of: revoked, at: millis)) }
     }
 
     /// Applies plans as one statement; answers, for each in order, whether its claim (if any) held.
@@ -143,11 +171,12 @@ extension PostgresStore {
         case .notify(let userId, let notification):
             statement.addWrite(
                 """
-                INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at, product_id)
+                INSERT INTO notifications (id, user_id, type, is_read, conversation_id, message_id, created_at, product_id,
+                    report_id)
                 SELECT \(statement.bind(notification.id)), \(statement.bind(userId)), \(statement.bind(notification.type)),
                     \(statement.bind(notification.read)), \(statement.bind(notification.conversationId)),
                     \(statement.bind(notification.messageId)), \(statement.bind(StoredValues.millis(notification.createdAt))),
-                    \(statement.bind(notification.productId))
+                    \(statement.bind(notification.productId)), \(statement.bind(notification.reportId))
                 WHERE \(statement.gate)
                 RETURNING 1
                 """)
@@ -245,14 +274,64 @@ extension PostgresStore {
             statement.addWrite(
                 "DELETE FROM product_photos WHERE product_id = \(product) AND \(statement.gate) RETURNING 1")
             statement.addWrite("DELETE FROM products WHERE id = \(product) AND \(statement.gate) RETURNING 1")
+        case .saveReport(let stored):
+            let report = stored.report
+            statement.addWrite(
+                """
+                INSERT INTO reports (id, reporter_id, subject_type, subject_id, subject_user_id, reason, note, status, action,
+                    created_at, resolved_at)
+                SELECT \(statement.bind(report.id)), \(statement.bind(stored.reporterId)),
+                    \(statement.bind(report.subjectType.rawValue)), \(statement.bind(report.subjectId)),
+                    \(statement.bind(stored.subjectUserId)), \(statement.bind(report.reason.rawValue)),
+                    \(statement.bind(report.note)), \(statement.bind(report.status.rawValue)),
+                    \(statement.bind(report.action?.rawValue)), \(statement.bind(StoredValues.millis(report.createdAt))),
+                    \(statement.bind(report.resolvedAt.map(StoredValues.millis)))
+                WHERE \(statement.gate)
+                ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, action = EXCLUDED.action,
+                    resolved_at = EXCLUDED.resolved_at
+                RETURNING 1
+                """)
+        case .recordModeration(let moderation):
+            statement.addWrite(
+                """
+                INSERT INTO moderation_actions (id, report_id, moderator_id, action, subject_type, subject_id, note, created_at)
+                SELECT \(statement.bind(moderation.id)), \(statement.bind(moderation.reportId)),
+                    \(statement.bind(moderation.record.moderatorId)), \(statement.bind(moderation.record.action.rawValue)),
+                    \(statement.bind(moderation.subjectType.rawValue)), \(statement.bind(moderation.subjectId)),
+                    \(statement.bind(moderation.record.note)),
+                    \(statement.bind(StoredValues.millis(moderation.record.createdAt)))
+                WHERE \(statement.gate)
+                RETURNING 1
+                """)
+        case .removeMessage(let id):
+            statement.addWrite(
+                """
+                UPDATE messages SET body = \(statement.bind(Message.removedBody)), removed = TRUE
+                WHERE id = \(statement.bind(id)) AND \(statement.gate) RETURNING 1
+                """)
+        case .suspendUser:
+            break  // run apart, by applyApart
         }
     }
 }
 
 extension StoredWrite {
-    /// Whether this write takes a product down.
-    var isProductDeletion: Bool {
-        if case .deleteProduct = self { true } else { false }
+    /// Whether this write runs as statements of its own after the plan's (see `applyApart`).
+    var runsApart: Bool {
+        switch self {
+        case .deleteProduct, .suspendUser: true
+        default: false
+        }
+    }
+
+    /// Whether a plan with this write is applied in a transaction of its own, never grouped with
+    /// others: a suspension, or a report (whose open twin breaks a unique index, which would fail
+    /// every plan of a group).
+    var needsOwnTransaction: Bool {
+        switch self {
+        case .suspendUser, .saveReport: true
+        default: false
+        }
     }
 
     /// The claim, when this write is one.

@@ -19,7 +19,9 @@ extension PostgresStore {
 
     /// The product with this id, or `nil`.
     public func product(id: String) async throws -> Product? {
-        try await database.rows("SELECT \(unescaped: Self.productColumns) FROM products WHERE id = \(id)").first
+        try await database.rows(
+            "SELECT \(unescaped: Self.productColumns) FROM products WHERE id = \(id) AND NOT hidden"
+        ).first
             .map(Self.product)
     }
 
@@ -27,7 +29,7 @@ extension PostgresStore {
     public func productRecord(id: String) async throws -> ProductRecord? {
         guard
             let row = try await database.rows(
-                "SELECT \(unescaped: Self.productColumns), buyer_id, version FROM products WHERE id = \(id)"
+                "SELECT \(unescaped: Self.productColumns), buyer_id, version FROM products WHERE id = \(id) AND NOT hidden"
             ).first
         else { return nil }
         let cells = row.makeRandomAccess()
@@ -73,7 +75,8 @@ extension PostgresStore {
     /// reads the matches from the text index instead of walking the list.
     static func query(for scan: ProductScan, readEveryMatch: Bool = false) -> PostgresQuery {
         var sql = "SELECT \(productColumns) FROM products"
-        var conditions: [String] = []
+        // A suspended seller's listings are hidden from every list and search.
+        var conditions: [String] = ["NOT hidden"]
         var bindings = PostgresBindings()
         func bind(_ value: some PostgresNonThrowingEncodable & Sendable) -> String {
             bindings.append(value)

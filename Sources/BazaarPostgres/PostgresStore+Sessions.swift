@@ -4,14 +4,16 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Starts a session with its first refresh token hash.
-    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date)
-        async throws
-    {
+    public func createSession(
+        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
+    ) async throws {
         let nowMillis = StoredValues.millis(now)
         try await database.withTransaction { transaction in
             try await transaction.rows(
-                "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (\(id), \(userId), \(nowMillis), NULL)"
-            )
+                """
+                INSERT INTO sessions (id, user_id, created_at, revoked_at, last_used_at, user_agent)
+                VALUES (\(id), \(userId), \(nowMillis), NULL, \(nowMillis), \(userAgent))
+                """)
             try await transaction.rows(
                 """
                 INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
@@ -74,6 +76,7 @@ extension PostgresStore {
                     INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
                     VALUES (\(newHash), \(sessionId), \(nowMillis), \(StoredValues.millis(newExpiresAt)), NULL)
                     """)
+                try await transaction.rows("UPDATE sessions SET last_used_at = \(nowMillis) WHERE id = \(sessionId)")
                 return .rotated(userId: userId, sessionId: sessionId)
             }
         }
@@ -101,5 +104,64 @@ extension PostgresStore {
     /// Whether the session exists and is not revoked.
     public func isSessionActive(id: String) async throws -> Bool {
         try await !database.execute(PreparedStatements.ActiveSession(sessionId: id)).isEmpty
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await database.rows("SELECT \(unescaped: Self.sessionColumns) FROM sessions WHERE id = \(id)").first.map(
+            Self.sessionRecord)
+    }
+
+    public func activeSessions(userId: String) async throws -> [SessionRecord] {
+        try await database.rows(
+            """
+            SELECT \(unescaped: Self.sessionColumns) FROM sessions
+            WHERE user_id = \(userId) AND revoked_at IS NULL ORDER BY created_at DESC, id
+            """
+        ).map(Self.sessionRecord)
+    }
+
+    /// Revokes the user's other sessions and announces it in the same transaction.
+    @discardableResult
+    public func revokeSessions(userId: String, except: String?, now: Date) async throws -> [String] {
+        let millis = StoredValues.millis(now)
+        return try await database.withTransaction { transaction in
+            let revoked = try await Self.revokeSessions(of: userId, except: except, atMillis: millis, in: transaction)
+            if !revoked.isEmpty { try await transaction.rows(Self.announceRevocation(of: revoked, at: millis)) }
+            return revoked
+        }
+    }
+
+    /// Stores the new hash and revokes (and announces) the other sessions in one transaction.
+    public func setPassword(userId: String, hash: String, keepingSession sessionId: String, now: Date) async throws {
+        let millis = StoredValues.millis(now)
+        try await database.withTransaction { transaction in
+            try await transaction.rows("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)")
+            let revoked = try await Self.revokeSessions(
+                of: userId, except: sessionId, atMillis: millis, in: transaction)
+            if !revoked.isEmpty { try await transaction.rows(Self.announceRevocation(of: revoked, at: millis)) }
+        }
+    }
+
+    /// Revokes every session of `userId` but `except` that is not revoked yet; returns their ids.
+    static func revokeSessions(
+        of userId: String, except: String?, atMillis millis: Int64, in transaction: PostgresTransaction
+    ) async throws -> [String] {
+        try await transaction.rows(
+            """
+            UPDATE sessions SET revoked_at = \(millis)
+            WHERE user_id = \(userId) AND revoked_at IS NULL AND id <> \(except ?? "") RETURNING id
+            """
+        ).map { try $0.decode(String.self) }
+    }
+
+    static let sessionColumns = "id, user_id, created_at, last_used_at, user_agent, revoked_at"
+
+    static func sessionRecord(_ row: PostgresRow) throws -> SessionRecord {
+        let (id, userId, createdAt, lastUsedAt, userAgent, revokedAt) = try row.decode(
+            (String, String, Int64, Int64?, String?, Int64?).self)
+        return SessionRecord(
+            id: id, userId: userId, createdAt: StoredValues.date(createdAt),
+            lastUsedAt: StoredValues.date(lastUsedAt ?? createdAt), userAgent: userAgent,
+            revokedAt: revokedAt.map(StoredValues.date))
     }
 }

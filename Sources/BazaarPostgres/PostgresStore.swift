@@ -48,12 +48,15 @@ public struct PostgresStore: BazaarStore {
 // MARK: Row mapping shared by the extensions
 
 extension PostgresStore {
-    static let userColumns =
-        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role"
+    static let userColumns = """
+        id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role,
+        suspended_at, deleted_at
+        """
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
-    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id"
-    static let notificationColumns = "id, seq, type, is_read, conversation_id, message_id, created_at, product_id"
+    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id, removed"
+    static let notificationColumns =
+        "id, seq, type, is_read, conversation_id, message_id, created_at, product_id, report_id"
 
     static func userRecord(_ row: PostgresRow) throws -> UserRecord {
         let cells = row.makeRandomAccess()
@@ -69,9 +72,11 @@ extension PostgresStore {
             ratingAverage: User.ratingAverage(
                 sum: Int(try cells["rating_sum"].decode(Int64.self)), count: try cells["rating_count"].decode(Int.self)),
             ratingCount: try cells["rating_count"].decode(Int.self))
-        return UserRecord(
-            user: user, passwordHash: try cells["password_hash"].decode(String.self),
-            role: try StoredValues.decode(cells["role"].decode(String.self), as: "a user's role"))
+        return UserRecord.stored(
+            user, passwordHash: try cells["password_hash"].decode(String.self),
+            role: try StoredValues.decode(cells["role"].decode(String.self), as: "a user's role"),
+            suspendedAt: try cells["suspended_at"].decode(Int64?.self).map(StoredValues.date),
+            deletedAt: try cells["deleted_at"].decode(Int64?.self).map(StoredValues.date))
     }
 
     static func product(_ row: PostgresRow) throws -> Product {
@@ -99,12 +104,12 @@ extension PostgresStore {
 
     /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, _, conversationId, senderId, body, createdAt, kind, offerId) = try row.decode(
-            (String, Int64, String, String, String, Int64, String, String?).self)
+        let (id, _, conversationId, senderId, body, createdAt, kind, offerId, removed) = try row.decode(
+            (String, Int64, String, String, String, Int64, String, String?, Bool).self)
         return Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
             createdAt: StoredValues.date(createdAt), kind: try StoredValues.decode(kind, as: "a message's kind"),
-            offerId: offerId)
+            offerId: offerId, removed: removed)
     }
 
     /// A message from columns named `prefix + name`.
@@ -116,7 +121,8 @@ extension PostgresStore {
             body: try cells[prefix + "body"].decode(String.self),
             createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
             kind: try StoredValues.decode(try cells[prefix + "kind"].decode(String.self), as: "a message's kind"),
-            offerId: try cells[prefix + "offer_id"].decode(String?.self))
+            offerId: try cells[prefix + "offer_id"].decode(String?.self),
+            removed: try cells[prefix + "removed"].decode(Bool.self))
     }
 
     static func notification(_ row: PostgresRow) throws -> BazaarAPI.Notification {
@@ -128,7 +134,8 @@ extension PostgresStore {
             createdAt: StoredValues.date(try cells["created_at"].decode(Int64.self)),
             conversationId: try cells["conversation_id"].decode(String?.self),
             messageId: try cells["message_id"].decode(String?.self),
-            productId: try cells["product_id"].decode(String?.self))
+            productId: try cells["product_id"].decode(String?.self),
+            reportId: try cells["report_id"].decode(String?.self))
     }
 
     /// A page from rows fetched with `LIMIT limit + 1`: the first `limit`, and the last one's

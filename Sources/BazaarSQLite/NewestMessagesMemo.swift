@@ -6,7 +6,8 @@ import Synchronization
 /// the store's own sends, so the history page an open chat asks for is a dictionary lookup instead
 /// of a read on GRDB's reader queue (most of a history page's 0.33 ms of server CPU).
 ///
-/// Exact, not a cache with a lag: a message never changes once sent, and on SQLite one server
+/// Exact, not a cache with a lag: a message changes only when a moderator removes it (the store
+/// then drops its conversation's pages, ``forget(conversationId:)``), and on SQLite one server
 /// process makes every send to its file, so the store adds each message to the pages it holds as
 /// soon as its transaction commits. A read that began before a send cannot store its page after
 /// it: every send moves the ``generation``, and a read only stores what it fetched when the
@@ -116,6 +117,16 @@ final class NewestMessagesMemo: Sendable {
                 state.pages.removeAll(keepingCapacity: true)
                 state.bytes = 0
             }
+        }
+    }
+
+    /// Drops the pages held of a conversation one of whose messages changed (a moderator removed
+    /// it), and moves the generation so a read begun before the change does not store its page.
+    func forget(conversationId: String) {
+        state.withLock { state in
+            state.generation &+= 1
+            guard let pages = state.pages.removeValue(forKey: conversationId) else { return }
+            state.bytes -= pages.values.reduce(0) { $0 + $1.bytes }
         }
     }
 

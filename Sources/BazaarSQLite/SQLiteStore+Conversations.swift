@@ -213,6 +213,7 @@ extension SQLiteStore {
                 arguments: [id, viewerId, lastRead]) ?? 0
         return Conversation(
             id: id, otherUser: other.user, product: product, lastMessage: lastMessage, unreadCount: unread,
-            updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")))
+            updatedAt: StoredValues.date(try row.decode(Int64.self, forColumn: "updated_at")),
+            blocked: try isBlocked(db, low, high))
     }
 }

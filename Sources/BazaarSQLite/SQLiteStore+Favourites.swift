@@ -19,7 +19,7 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT p.*, f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id
+                        SELECT p.*, f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id AND p.hidden = 0
                         WHERE f.user_id = ? AND f.seq < ? ORDER BY f.seq DESC LIMIT ?
                         """),
                 arguments: [userId, position ?? Int64.max, limit + 1])

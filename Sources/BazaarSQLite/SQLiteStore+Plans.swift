@@ -22,20 +22,33 @@ extension SQLiteStore {
             return .claimTaken(resultId: resultId)
         case .stale:
             return .stale
-        case .applied(let appended):
+        case .applied(let applied):
             // Committed: the pages held of a conversation gain its message before anyone hears of it.
-            for (message, seq) in appended { newestMessages.add(message, at: seq) }
+            for (message, seq) in applied.appended { newestMessages.add(message, at: seq) }
+            for conversationId in applied.changedConversations { newestMessages.forget(conversationId: conversationId) }
+            for sessionId in applied.revokedSessions { activeSessions.forget(sessionId) }
             if let events {
+                if !applied.revokedSessions.isEmpty { await events.sessionsRevoked(applied.revokedSessions) }
                 for case .publish(let event, let userIds) in plan.writes { await events.publish(event, to: userIds) }
             }
             return .applied
         }
     }
 
+    /// What a plan that applied changed beyond its rows: what the memos and sockets must learn.
+    private struct Applied: Sendable {
+        /// The messages appended, with their positions.
+        var appended: [(message: Message, seq: Int64)] = []
+        /// Conversations one of whose messages changed.
+        var changedConversations: [String] = []
+        /// Sessions revoked (a suspension).
+        var revokedSessions: [String] = []
+    }
+
     /// What running a plan's writes did.
     private enum Written: Sendable {
-        /// Every write is made; the messages appended, with their positions.
-        case applied([(message: Message, seq: Int64)])
+        /// Every write is made.
+        case applied(Applied)
         /// A claim was taken before the plan wrote anything: nothing to roll back, so the job
         /// ends as a read and the writes sharing its transaction are untouched.
         case claimTaken(String)
@@ -53,7 +66,7 @@ extension SQLiteStore {
 
     /// Runs each write of the plan.
     private static func write(_ plan: WritePlan, at nowMillis: Int64, into db: Database) throws -> Written {
-        var appended: [(message: Message, seq: Int64)] = []
+        var applied = Applied()
         var claims: [IdempotencyClaim] = []
         var wrote = false
         for write in plan.writes {
@@ -73,19 +86,19 @@ extension SQLiteStore {
                 claims.append(claim)
             case .appendMessage(let message):
                 wrote = true
-                appended.append((message, try append(message, into: db)))
+                applied.appended.append((message, try append(message, into: db)))
             case .notify(let userId, let notification):
                 wrote = true
                 try db.run(
                     sql: """
                         INSERT INTO notifications (id, seq, user_id, type, is_read, conversation_id, message_id, created_at,
-                            product_id)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            product_id, report_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         notification.id, try nextSeq(db, table: .notifications), userId, notification.type,
                         notification.read ? 1 : 0, notification.conversationId, notification.messageId,
-                        StoredValues.millis(notification.createdAt), notification.productId,
+                        StoredValues.millis(notification.createdAt), notification.productId, notification.reportId,
                     ])
             case .publish:
                 break  // after the commit, in apply
@@ -173,6 +186,39 @@ extension SQLiteStore {
                 try db.run(sql: "UPDATE conversations SET product_id = NULL WHERE product_id = ?", arguments: [id])
                 try db.run(sql: "DELETE FROM product_photos WHERE product_id = ?", arguments: [id])
                 try db.run(sql: "DELETE FROM products WHERE id = ?", arguments: [id])
+            case .saveReport(let stored):
+                wrote = true
+                try saveReport(stored, into: db)
+            case .recordModeration(let moderation):
+                wrote = true
+                try db.run(
+                    sql: """
+                        INSERT INTO moderation_actions (id, seq, report_id, moderator_id, action, subject_type, subject_id,
+                            note, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        moderation.id, try nextSeq(db, table: .moderationActions), moderation.reportId,
+                        moderation.record.moderatorId, moderation.record.action.rawValue,
+                        moderation.subjectType.rawValue, moderation.subjectId, moderation.record.note,
+                        StoredValues.millis(moderation.record.createdAt),
+                    ])
+            case .removeMessage(let id):
+                wrote = true
+                if let conversationId = try String.fetchOne(
+                    db.cachedStatement(
+                        sql: "UPDATE messages SET body = ?, removed = 1 WHERE id = ? RETURNING conversation_id"),
+                    arguments: [Message.removedBody, id])
+                {
+                    applied.changedConversations.append(conversationId)
+                }
+            case .suspendUser(let id):
+                wrote = true
+                try db.run(
+                    sql: "UPDATE users SET suspended_at = COALESCE(suspended_at, ?) WHERE id = ?",
+                    arguments: [nowMillis, id])
+                try db.run(sql: "UPDATE products SET hidden = 1 WHERE seller_id = ?", arguments: [id])
+                applied.revokedSessions += try revokeSessions(of: id, except: nil, at: nowMillis, in: db)
             }
         }
         for claim in claims {
@@ -180,7 +226,29 @@ extension SQLiteStore {
                 sql: "INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [claim.owner, claim.key, claim.resultId, nowMillis])
         }
-        return .applied(appended)
+        return .applied(applied)
+    }
+
+    /// Inserts a new report, or stores the resolution of one that exists. A second open report of
+    /// one subject by one reporter breaks the open reports' unique index: ``StoreError/conflict(_:)``.
+    private static func saveReport(_ stored: StoredReport, into db: Database) throws {
+        let report = stored.report
+        try mappingConflicts("report") {
+            try db.run(
+                sql: """
+                    INSERT INTO reports (id, seq, reporter_id, subject_type, subject_id, subject_user_id, reason, note,
+                        status, action, created_at, resolved_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET status = excluded.status, action = excluded.action,
+                        resolved_at = excluded.resolved_at
+                    """,
+                arguments: [
+                    report.id, try nextSeq(db, table: .reports), stored.reporterId, report.subjectType.rawValue,
+                    report.subjectId, stored.subjectUserId, report.reason.rawValue, report.note, report.status.rawValue,
+                    report.action?.rawValue, StoredValues.millis(report.createdAt),
+                    report.resolvedAt.map(StoredValues.millis),
+                ])
+        }
     }
 
     /// Inserts the message, moves its conversation's activity to it and marks it read by its sender.

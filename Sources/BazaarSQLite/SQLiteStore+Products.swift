@@ -29,8 +29,9 @@ extension SQLiteStore {
     /// The product with this id as stored, or `nil`.
     public func productRecord(id: String) async throws -> ProductRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM products WHERE id = ?"), arguments: [id]).map(
-                Self.productRecord)
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM products WHERE id = ? AND hidden = 0"), arguments: [id]
+            ).map(Self.productRecord)
         }
     }
 
@@ -63,7 +64,8 @@ extension SQLiteStore {
     /// The statement for `scan`; every value is bound, and the text is only FTS5 syntax made by
     /// ``SearchExpression`` (phrases quoted), itself bound as the `MATCH` argument.
     static func sql(for scan: ProductScan) -> (String, StatementArguments) {
-        var conditions: [String] = []
+        // A suspended seller's listings are hidden from every list and search.
+        var conditions: [String] = ["p.hidden = 0"]
         var arguments: StatementArguments = []
         var from = "products p"
         var seq = "p.seq"

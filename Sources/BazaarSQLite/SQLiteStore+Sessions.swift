@@ -4,13 +4,16 @@ import GRDB
 
 extension SQLiteStore {
     /// Starts a session with its first refresh token hash.
-    public func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date)
-        async throws
-    {
+    public func createSession(
+        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
+    ) async throws {
         try await writer.write { db in
             try db.run(
-                sql: "INSERT INTO sessions (id, user_id, created_at, revoked_at) VALUES (?, ?, ?, NULL)",
-                arguments: [id, userId, StoredValues.millis(now)])
+                sql: """
+                    INSERT INTO sessions (id, user_id, created_at, revoked_at, last_used_at, user_agent)
+                    VALUES (?, ?, ?, NULL, ?, ?)
+                    """,
+                arguments: [id, userId, StoredValues.millis(now), StoredValues.millis(now), userAgent])
             try db.run(
                 sql:
                     "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
@@ -68,6 +71,7 @@ extension SQLiteStore {
                     sql:
                         "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
                     arguments: [newHash, sessionId, nowMillis, StoredValues.millis(newExpiresAt)])
+                try db.run(sql: "UPDATE sessions SET last_used_at = ? WHERE id = ?", arguments: [nowMillis, sessionId])
                 return .rotated(userId: userId, sessionId: sessionId)
             }
         }
@@ -104,5 +108,72 @@ extension SQLiteStore {
         }
         if active { activeSessions.remember(id, readAt: generation) }
         return active
+    }
+
+    public func session(id: String) async throws -> SessionRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?"), arguments: [id]).map(
+                Self.sessionRecord)
+        }
+    }
+
+    public func activeSessions(userId: String) async throws -> [SessionRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT * FROM sessions WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id"),
+                arguments: [userId]
+            ).map(Self.sessionRecord)
+        }
+    }
+
+    /// Revokes the user's other sessions; once that has committed, closes their sockets.
+    @discardableResult
+    public func revokeSessions(userId: String, except: String?, now: Date) async throws -> [String] {
+        let revoked = try await writer.write { db in
+            try Self.revokeSessions(of: userId, except: except, at: StoredValues.millis(now), in: db)
+        }
+        await announce(revoked)
+        return revoked
+    }
+
+    /// Stores the new hash and revokes the other sessions in one transaction; then closes their sockets.
+    public func setPassword(userId: String, hash: String, keepingSession sessionId: String, now: Date) async throws {
+        let revoked = try await writer.write { db in
+            try db.run(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userId])
+            return try Self.revokeSessions(of: userId, except: sessionId, at: StoredValues.millis(now), in: db)
+        }
+        await announce(revoked)
+    }
+
+    /// Forgets revoked sessions as active and closes their sockets (after their revocation committed).
+    func announce(_ revoked: [String]) async {
+        guard !revoked.isEmpty else { return }
+        for id in revoked { activeSessions.forget(id) }
+        await events?.sessionsRevoked(revoked)
+    }
+
+    /// Revokes every session of `userId` but `except` that is not revoked yet; returns their ids.
+    static func revokeSessions(of userId: String, except: String?, at nowMillis: Int64, in db: Database) throws
+        -> [String]
+    {
+        try String.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    UPDATE sessions SET revoked_at = ?
+                    WHERE user_id = ? AND revoked_at IS NULL AND id <> ? RETURNING id
+                    """),
+            arguments: [nowMillis, userId, except ?? ""])
+    }
+
+    static func sessionRecord(_ row: Row) throws -> SessionRecord {
+        let createdAt = StoredValues.date(try row.decode(Int64.self, forColumn: "created_at"))
+        return SessionRecord(
+            id: try row.decode(String.self, forColumn: "id"),
+            userId: try row.decode(String.self, forColumn: "user_id"),
+            createdAt: createdAt,
+            lastUsedAt: try row.decode(Int64?.self, forColumn: "last_used_at").map(StoredValues.date) ?? createdAt,
+            userAgent: try row.decode(String?.self, forColumn: "user_agent"),
+            revokedAt: try row.decode(Int64?.self, forColumn: "revoked_at").map(StoredValues.date))
     }
 }

@@ -38,6 +38,9 @@ public struct SQLiteStore: BazaarStore {
             // Sorts and savepoint journals in memory: on disk each was a temp file made and
             // deleted in /var/tmp (50 in three seconds of the load run's mix).
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // What is deleted or overwritten is zeroed in the file, not left in free space: an
+            // erased account's bio, name and photos must not be recoverable from it.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         // Password hashes and messages: the file is created owner-only (SQLite gives its -wal and
         // -shm files the same mode), not with the umask's 0644.
@@ -65,7 +68,8 @@ extension SQLiteStore {
 
     /// Tables that carry a `seq` column (an allow-list, so no text reaches SQL unchecked).
     package enum SeqTable: String {
-        case products, messages, notifications, offers, favourites, reviews
+        case products, messages, notifications, offers, favourites, reviews, blocks, reports
+        case moderationActions = "moderation_actions"
     }
 
     static func userRecord(_ row: Row) throws -> UserRecord {
@@ -83,9 +87,11 @@ extension SQLiteStore {
                 count: try row.decode(Int.self, forColumn: "rating_count")),
             ratingCount: try row.decode(Int.self, forColumn: "rating_count")
         )
-        return UserRecord(
-            user: user, passwordHash: try row.decode(String.self, forColumn: "password_hash"),
-            role: try StoredValues.decode(row.decode(String.self, forColumn: "role"), as: "a user's role"))
+        return UserRecord.stored(
+            user, passwordHash: try row.decode(String.self, forColumn: "password_hash"),
+            role: try StoredValues.decode(row.decode(String.self, forColumn: "role"), as: "a user's role"),
+            suspendedAt: try row.decode(Int64?.self, forColumn: "suspended_at").map(StoredValues.date),
+            deletedAt: try row.decode(Int64?.self, forColumn: "deleted_at").map(StoredValues.date))
     }
 
     static func product(_ row: Row) throws -> Product {
@@ -122,7 +128,8 @@ extension SQLiteStore {
             body: try row.decode(String.self, forColumn: "body"),
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
             kind: try StoredValues.decode(try row.decode(String.self, forColumn: "kind"), as: "a message's kind"),
-            offerId: try row.decode(String?.self, forColumn: "offer_id")
+            offerId: try row.decode(String?.self, forColumn: "offer_id"),
+            removed: try row.decode(Int.self, forColumn: "removed") != 0
         )
     }
 
@@ -134,7 +141,8 @@ extension SQLiteStore {
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
             conversationId: try row.decode(String?.self, forColumn: "conversation_id"),
             messageId: try row.decode(String?.self, forColumn: "message_id"),
-            productId: try row.decode(String?.self, forColumn: "product_id")
+            productId: try row.decode(String?.self, forColumn: "product_id"),
+            reportId: try row.decode(String?.self, forColumn: "report_id")
         )
     }
 
@@ -163,7 +171,10 @@ extension SQLiteStore {
     }
 
     static let userColumns =
-        "id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role"
+        """
+        id, username, display_name, bio, password_hash, photo_digest, created_at, rating_sum, rating_count, role,
+        suspended_at, deleted_at
+        """
 
     static func fetchUser(_ db: Database, id: String) throws -> UserRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(userColumns) FROM users WHERE id = ?"), arguments: [id]).map(
@@ -171,7 +182,9 @@ extension SQLiteStore {
     }
 
     static func fetchProduct(_ db: Database, id: String) throws -> Product? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM products WHERE id = ?"), arguments: [id]).map(product)
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM products WHERE id = ? AND hidden = 0"), arguments: [id]
+        ).map(product)
     }
 
     static func fetchMessage(_ db: Database, id: String) throws -> Message? {

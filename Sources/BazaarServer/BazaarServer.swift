@@ -64,7 +64,7 @@ public struct BazaarServer: Sendable {
             refreshReuseInterval: configuration.refreshReuseInterval,
             services: MarketplaceServices(
                 store: store, events: backend.events, quotas: QuotaLimiter(policy: configuration.quotas),
-                hasher: hasher,
+                hasher: hasher, throttle: backend.throttle,
                 clock: DomainClock(now: configuration.now)),
             logger: logger)
         if configuration.seedDemo {
@@ -86,7 +86,7 @@ public struct BazaarServer: Sendable {
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps),
-            ConversationRoutes(deps: deps), OfferRoutes(deps: deps),
+            ConversationRoutes(deps: deps), OfferRoutes(deps: deps), TrustRoutes(deps: deps), AccountRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps),
             HealthRoutes(deps: deps, servesMetrics: configuration.metricsAddress == nil),
         ]

@@ -30,8 +30,11 @@ public protocol BazaarStore: Sendable {
 
     // MARK: Sessions and refresh tokens
 
-    /// Starts a session with its first refresh token (stored only as a hash).
-    func createSession(id: String, userId: String, refreshTokenHash: String, expiresAt: Date, now: Date) async throws
+    /// Starts a session with its first refresh token (stored only as a hash), signed in with
+    /// `userAgent` (as the server checked and cut it).
+    func createSession(
+        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
+    ) async throws
     /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``
     /// and ``RefreshRotation``). A reuse
     /// revokes the session, and the revocation is announced as by ``revokeSession(id:now:)``.
@@ -48,6 +51,57 @@ public protocol BazaarStore: Sendable {
     func revokeSession(id: String, now: Date) async throws
     /// Whether the session exists and is not revoked.
     func isSessionActive(id: String) async throws -> Bool
+    /// The session with this id (revoked or not), or `nil`.
+    func session(id: String) async throws -> SessionRecord?
+    /// The user's sessions that are not revoked, newest first.
+    func activeSessions(userId: String) async throws -> [SessionRecord]
+    /// Revokes every session of the user but `except`, and announces it as
+    /// ``revokeSession(id:now:)`` does; returns the ids revoked.
+    @discardableResult
+    func revokeSessions(userId: String, except: String?, now: Date) async throws -> [String]
+    /// Stores a new password hash and, in the same transaction, revokes every other session of the
+    /// user (announced as ``revokeSession(id:now:)`` does).
+    func setPassword(userId: String, hash: String, keepingSession sessionId: String, now: Date) async throws
+
+    // MARK: Blocks
+
+    /// Records that `blockerId` blocks `blockedId`; again changes nothing.
+    func saveBlock(blockerId: String, blockedId: String, now: Date) async throws
+    /// Removes the block, if there is one.
+    func removeBlock(blockerId: String, blockedId: String) async throws
+    /// The users `blockerId` blocked, most recently blocked first.
+    func blockedUsers(by blockerId: String, before position: Int64?, limit: Int) async throws -> Slice<User>
+    /// Of `others`, those who blocked `userId` or whom `userId` blocked.
+    func blockedPeers(of userId: String, among others: [String]) async throws -> Set<String>
+
+    // MARK: Reports and moderation
+
+    /// The report with this id, or `nil`.
+    func report(id: String) async throws -> StoredReport?
+    /// The reporter's open report of this subject, or `nil`.
+    func openReport(by reporterId: String, of subjectType: ReportSubjectType, subjectId: String) async throws
+        -> StoredReport?
+    /// Every open report of this subject (by anyone), oldest first.
+    func openReports(of subjectType: ReportSubjectType, subjectId: String) async throws -> [StoredReport]
+    /// The reporter's reports, newest first.
+    func reports(by reporterId: String, before position: Int64?, limit: Int) async throws -> Slice<Report>
+    /// Reports in `status`, oldest first (the queue is worked from its oldest).
+    func reports(status: ReportStatus, after position: Int64?, limit: Int) async throws -> Slice<StoredReport>
+    /// What moderators did about the report, oldest first.
+    func moderationRecords(reportId: String) async throws -> [StoredModeration]
+    /// The message and up to `count` messages on either side of it in its conversation, oldest first.
+    func messages(around messageId: String, count: Int) async throws -> [Message]
+
+    // MARK: The account
+
+    /// Reviews the user wrote, newest first.
+    func reviews(authorId: String, before position: Int64?, limit: Int) async throws -> Slice<Review>
+    /// Erases the account in one transaction: every session revoked (and announced), the user's
+    /// listings with their photos and saves, their saves and blocks, notifications and
+    /// idempotency keys deleted, their open offers withdrawn and the open offers on their
+    /// listings declined; the row keeps only the id, the username (never given again) and the
+    /// creation time. On SQLite no byte of what was erased stays in the file.
+    func eraseAccount(userId: String, now: Date) async throws
 
     // MARK: Products
 

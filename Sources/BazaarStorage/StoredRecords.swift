@@ -37,12 +37,38 @@ public struct UserRecord: Sendable, Equatable {
     public var passwordHash: String
     /// What they may do beyond a member, as the operator named it.
     public var role: UserRole
+    /// When a moderator suspended them (they cannot sign in), or `nil`.
+    public var suspendedAt: Date?
+    /// When they deleted their account, or `nil`. A deleted account's ``user`` is
+    /// ``User/deleted(id:createdAt:)``: nothing of the person is kept.
+    public var deletedAt: Date?
 
-    /// A record of `user` with their password hash and role.
-    public init(user: User, passwordHash: String, role: UserRole = .member) {
+    /// A record of `user` with their password hash, role and standing.
+    public init(
+        user: User, passwordHash: String, role: UserRole = .member, suspendedAt: Date? = nil, deletedAt: Date? = nil
+    ) {
         self.user = user
         self.passwordHash = passwordHash
         self.role = role
+        self.suspendedAt = suspendedAt
+        self.deletedAt = deletedAt
+    }
+
+    /// Whether the account still belongs to someone who may use it (neither suspended nor deleted).
+    public var isActive: Bool { suspendedAt == nil && deletedAt == nil }
+
+    /// A record as a store reads it from its columns: a deleted account shows only its id and
+    /// creation time (``User/deleted(id:createdAt:)``), whatever the row still holds.
+    public static func stored(
+        _ user: User, passwordHash: String, role: UserRole, suspendedAt: Date?, deletedAt: Date?
+    ) -> UserRecord {
+        guard deletedAt != nil else {
+            return UserRecord(
+                user: user, passwordHash: passwordHash, role: role, suspendedAt: suspendedAt, deletedAt: nil)
+        }
+        return UserRecord(
+            user: .deleted(id: user.id, createdAt: user.createdAt), passwordHash: "", role: .member,
+            suspendedAt: suspendedAt, deletedAt: deletedAt)
     }
 }
 

@@ -23,6 +23,37 @@ public struct WritePlan: Sendable, Equatable {
         writes.append(write)
     }
 
+    /// Everyone the plan tells anything: the recipients of its live events and notifications.
+    public var recipients: Set<String> {
+        var users: Set<String> = []
+        for write in writes {
+            switch write {
+            case .publish(_, let userIds): users.formUnion(userIds)
+            case .notify(let userId, _): users.insert(userId)
+            default: break
+            }
+        }
+        return users
+    }
+
+    /// The plan with nothing told to `users`: they leave every live event's recipients, and their
+    /// notifications are not written (what is stored for both, such as a timeline line, stays).
+    public func withholding(from users: Set<String>) -> WritePlan {
+        guard !users.isEmpty else { return self }
+        return WritePlan(
+            writes.compactMap { write in
+                switch write {
+                case .publish(let event, let userIds):
+                    let kept = userIds.filter { !users.contains($0) }
+                    return kept.isEmpty ? nil : .publish(event, to: kept)
+                case .notify(let userId, _):
+                    return users.contains(userId) ? nil : write
+                default:
+                    return write
+                }
+            })
+    }
+
     /// The product version the plan expects, if it expects one.
     public var expectedProduct: (id: String, version: Int64)? {
         for case .expectProduct(let id, let version) in writes { return (id, version) }
@@ -66,6 +97,16 @@ public enum StoredWrite: Sendable, Equatable {
     case removeFavourite(userId: String, productId: String)
     /// Stores a review, and adds its rating to its subject's sum and count.
     case saveReview(Review)
+    /// Stores a report as it now is: a new one (an open report of the same subject by the same
+    /// reporter makes the store answer ``StoreError/conflict(_:)``), or its resolution.
+    case saveReport(StoredReport)
+    /// Records a moderator's action.
+    case recordModeration(StoredModeration)
+    /// Replaces a message's body with ``BazaarAPI/Message/removedBody`` and marks it removed.
+    case removeMessage(id: String)
+    /// Suspends a user: sign-ins refused from now, their listings hidden from every list, search
+    /// and product page, and every session revoked, announced to every replica with the plan.
+    case suspendUser(id: String)
 }
 
 /// An idempotency key claimed for the result it produced.

@@ -262,6 +262,91 @@ public enum BazaarEndpoints {
         AuthenticatedEndpoint(.post, APIRoutes.markNotificationsRead.template, parameters: .json(body))
     }
 
+    // MARK: Blocking, reports and moderation
+
+    /// `PUT /v1/users/{id}/block`: block a user (idempotent): neither of you can then start a
+    /// conversation, send a message or an offer to the other.
+    public static func blockUser(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.put, APIRoutes.blockUser.path(id))
+    }
+
+    /// `DELETE /v1/users/{id}/block`: stop blocking a user (idempotent).
+    public static func unblockUser(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.delete, APIRoutes.unblockUser.path(id))
+    }
+
+    /// `GET /v1/users/me/blocks`: a page of the people you blocked, most recent first.
+    public static func blocks(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<Page<User>> {
+        AuthenticatedEndpoint(.get, APIRoutes.blocks.template, parameters: .url(["cursor": cursor, "limit": limit]))
+    }
+
+    /// `POST /v1/reports`: report a user, a product or a message (201 for a new report, 200 with
+    /// your open report of the same subject).
+    public static func report(_ body: CreateReportRequest) -> AuthenticatedEndpoint<Report> {
+        AuthenticatedEndpoint(.post, APIRoutes.createReport.template, parameters: .json(body))
+    }
+
+    /// `GET /v1/reports`: a page of your reports with their outcomes, newest first.
+    public static func myReports(cursor: String? = nil, limit: Int? = nil) -> AuthenticatedEndpoint<Page<Report>> {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.myReports.template, parameters: .url(["cursor": cursor, "limit": limit]),
+            cachePolicy: .disabled)
+    }
+
+    /// `GET /v1/moderation/reports`: a page of the queue, oldest first (moderators only; 404 for
+    /// anyone else).
+    public static func moderationReports(status: ReportStatus = .open, cursor: String? = nil, limit: Int? = nil)
+        -> AuthenticatedEndpoint<Page<Report>>
+    {
+        AuthenticatedEndpoint(
+            .get, APIRoutes.moderationReports.template,
+            parameters: .url(["status": status.rawValue, "cursor": cursor, "limit": limit]), cachePolicy: .disabled)
+    }
+
+    /// `GET /v1/moderation/reports/{id}`: one report with its subject in context (moderators only).
+    public static func moderationReport(id: String) -> AuthenticatedEndpoint<ModerationItem> {
+        AuthenticatedEndpoint(.get, APIRoutes.moderationReport.path(id), cachePolicy: .disabled)
+    }
+
+    /// `POST /v1/moderation/reports/{id}/resolve`: act on a report (moderators only).
+    public static func resolveReport(id: String, _ body: ResolveReportRequest) -> AuthenticatedEndpoint<Report> {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.resolveReport.path(id), parameters: .json(body), retryPolicy: .never)
+    }
+
+    // MARK: The account
+
+    /// `PUT /v1/users/me/password`: change your password; every other session ends at once.
+    /// Never retried: a wrong current password counts toward the sign-in throttle.
+    public static func changePassword(_ body: ChangePasswordRequest) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.put, APIRoutes.changePassword.template, parameters: .json(body), retryPolicy: .never)
+    }
+
+    /// `GET /v1/users/me/sessions`: the sessions signed in to your account (this one marked `current`).
+    public static let sessions = AuthenticatedEndpoint<AccountSessions>(
+        .get, APIRoutes.sessions.template, cachePolicy: .disabled)
+
+    /// `DELETE /v1/users/me/sessions/{id}`: sign one of your sessions out.
+    public static func endSession(id: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(.delete, APIRoutes.endSession.path(id))
+    }
+
+    /// `DELETE /v1/users/me/sessions`: sign out every session but this one.
+    public static let endOtherSessions = AuthenticatedEndpoint<EmptyResponse>(
+        .delete, APIRoutes.endOtherSessions.template)
+
+    /// `GET /v1/users/me/export`: everything of yours, as the bytes of a ZIP archive.
+    public static let exportAccount = AuthenticatedEndpoint<Data>(
+        .get, APIRoutes.exportAccount.template, cachePolicy: .disabled)
+
+    /// `DELETE /v1/users/me`: delete your account for good (the password is asked again). Never
+    /// retried: a wrong password counts toward the sign-in throttle.
+    public static func deleteAccount(password: String) -> AuthenticatedEndpoint<EmptyResponse> {
+        AuthenticatedEndpoint(
+            .delete, APIRoutes.deleteAccount.template, parameters: .json(DeleteAccountRequest(password: password)),
+            retryPolicy: .never)
+    }
+
     // MARK: Operations
 
     /// `GET /health`: liveness.

@@ -79,7 +79,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithoutProductOrMessagesWritesNulls() throws {
         let json =
-            #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"blocked":false,"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.product == nil)
         #expect(conversation.lastMessage == nil)
@@ -88,11 +88,31 @@ struct ResourceJSONTests {
 
     @Test func conversationWithEverythingRoundTrips() throws {
         let json =
-            #"{"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"blocked":true,"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")
+        #expect(conversation.blocked)
         #expect(encoded == json)
+    }
+
+    @Test func aConversationFromAServerBeforeBlockingIsNotBlocked() throws {
+        let json =
+            #"{"id":"c1","lastMessage":null,"otherUser":{"bio":null,"createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"username":"bo"},"product":null,"unreadCount":0,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+        let conversation = try BazaarJSON.makeDecoder().decode(Conversation.self, from: Data(json.utf8))
+        #expect(!conversation.blocked)
+    }
+
+    @Test func aRemovedMessageSaysSoAndAnOrdinaryOneLeavesTheFieldOut() throws {
+        let removed =
+            #"{"body":"This message was removed by a moderator.","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","removed":true,"senderId":"u2"}"#
+        let (message, encoded) = try roundTrip(Message.self, removed)
+        #expect(message.removed && message.body == Message.removedBody)
+        #expect(encoded == removed)
+        let plain = try BazaarJSON.makeEncoder().encode(
+            Message(
+                id: "m2", conversationId: "c1", senderId: "u2", body: "hi", createdAt: Date(timeIntervalSince1970: 0)))
+        #expect(!String(decoding: plain, as: UTF8.self).contains("removed"))
     }
 
     @Test func notificationWritesNullIdsWhenAboutNothing() throws {

@@ -71,6 +71,26 @@ struct BazaarEndpointsTests {
             closed(
                 BazaarEndpoints.markNotificationsRead(MarkNotificationsReadRequest(all: true)), "/v1/notifications/read"
             ),
+            closed(BazaarEndpoints.blockUser(id: "u"), "/v1/users/{id}/block"),
+            closed(BazaarEndpoints.unblockUser(id: "u"), "/v1/users/{id}/block"),
+            closed(BazaarEndpoints.blocks(), "/v1/users/me/blocks"),
+            closed(
+                BazaarEndpoints.report(CreateReportRequest(subjectType: .user, subjectId: "u", reason: .spam)),
+                "/v1/reports"),
+            closed(BazaarEndpoints.myReports(), "/v1/reports"),
+            closed(BazaarEndpoints.moderationReports(), "/v1/moderation/reports"),
+            closed(BazaarEndpoints.moderationReport(id: "r"), "/v1/moderation/reports/{id}"),
+            closed(
+                BazaarEndpoints.resolveReport(id: "r", ResolveReportRequest(action: .dismiss)),
+                "/v1/moderation/reports/{id}/resolve"),
+            closed(
+                BazaarEndpoints.changePassword(ChangePasswordRequest(currentPassword: "a", newPassword: "b")),
+                "/v1/users/me/password"),
+            closed(BazaarEndpoints.sessions, "/v1/users/me/sessions"),
+            closed(BazaarEndpoints.endSession(id: "s"), "/v1/users/me/sessions/{id}"),
+            closed(BazaarEndpoints.endOtherSessions, "/v1/users/me/sessions"),
+            closed(BazaarEndpoints.exportAccount, "/v1/users/me/export"),
+            closed(BazaarEndpoints.deleteAccount(password: "p"), "/v1/users/me"),
             open(BazaarEndpoints.health, "/health"),
             open(BazaarEndpoints.metrics, "/metrics"),
         ]

@@ -23,12 +23,17 @@ public struct QuotaPolicy: Sendable, Equatable {
     /// Small edits one user may make per minute: the profile, a product's photo order or a photo
     /// removed, conversations and notifications marked read.
     public var editsPerMinute: Int?
+    /// Reports one user may make per minute (a report is a moderator's time).
+    public var reportsPerMinute: Int?
+    /// Account exports one user may ask for per minute (each reads everything of theirs).
+    public var exportsPerMinute: Int?
 
     /// Makes a policy; every argument has a default no honest use of the app reaches.
     public init(
         messagesPerMinute: Int? = 300, conversationsPerMinute: Int? = 30, productsPerMinute: Int? = 30,
         photosPerMinute: Int? = 30, readsPerMinutePerAddress: Int? = 3000, registrationsPerMinutePerAddress: Int? = 10,
-        signInsPerMinutePerAddress: Int? = 60, refreshesPerMinutePerAddress: Int? = 120, editsPerMinute: Int? = 120
+        signInsPerMinutePerAddress: Int? = 60, refreshesPerMinutePerAddress: Int? = 120, editsPerMinute: Int? = 120,
+        reportsPerMinute: Int? = 10, exportsPerMinute: Int? = 2
     ) {
         self.messagesPerMinute = messagesPerMinute
         self.conversationsPerMinute = conversationsPerMinute
@@ -39,13 +44,15 @@ public struct QuotaPolicy: Sendable, Equatable {
         self.signInsPerMinutePerAddress = signInsPerMinutePerAddress
         self.refreshesPerMinutePerAddress = refreshesPerMinutePerAddress
         self.editsPerMinute = editsPerMinute
+        self.reportsPerMinute = reportsPerMinute
+        self.exportsPerMinute = exportsPerMinute
     }
 
     /// No quotas at all: for load runs that measure what the server can do.
     public static let unlimited = QuotaPolicy(
         messagesPerMinute: nil, conversationsPerMinute: nil, productsPerMinute: nil, photosPerMinute: nil,
         readsPerMinutePerAddress: nil, registrationsPerMinutePerAddress: nil, signInsPerMinutePerAddress: nil,
-        refreshesPerMinutePerAddress: nil, editsPerMinute: nil)
+        refreshesPerMinutePerAddress: nil, editsPerMinute: nil, reportsPerMinute: nil, exportsPerMinute: nil)
 
     /// The per-minute limit of `action`.
     package func perMinute(_ action: QuotaAction) -> Int? {
@@ -59,6 +66,8 @@ public struct QuotaPolicy: Sendable, Equatable {
         case .signIn: signInsPerMinutePerAddress
         case .refresh: refreshesPerMinutePerAddress
         case .edit: editsPerMinute
+        case .report: reportsPerMinute
+        case .export: exportsPerMinute
         }
     }
 }
@@ -66,7 +75,7 @@ public struct QuotaPolicy: Sendable, Equatable {
 /// What a quota counts.
 public enum QuotaAction: Sendable, Hashable, CaseIterable {
     /// The kinds of action.
-    case sendMessage, startConversation, listProduct, uploadPhoto, read, register, signIn, refresh, edit
+    case sendMessage, startConversation, listProduct, uploadPhoto, read, register, signIn, refresh, edit, report, export
 
     /// How a `429` names it: "Too many message sends".
     public var plural: String {
@@ -80,6 +89,8 @@ public enum QuotaAction: Sendable, Hashable, CaseIterable {
         case .signIn: "sign-ins from this address"
         case .refresh: "token refreshes from this address"
         case .edit: "edits"
+        case .report: "reports"
+        case .export: "account exports"
         }
     }
 }

@@ -21,10 +21,10 @@ package enum Validation {
         }
     }
 
-    package static func password(_ value: String) throws {
+    package static func password(_ value: String, field: String = "password") throws {
         // Only a hash of the password is stored, so any character, NUL included, is fine.
         guard InputRules.fits(value, InputRules.password) else {
-            throw DomainError.invalidField("password", "must be 8-128 characters")
+            throw DomainError.invalidField(field, "must be 8-128 characters")
         }
     }
 

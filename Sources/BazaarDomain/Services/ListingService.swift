@@ -116,7 +116,7 @@ public struct ListingService: Sendable {
             var plan = WritePlan([.expectProduct(id: productId, version: record.version)])
             try await closeOffers(on: record.product, at: now, in: &plan)
             plan.append(.deleteProduct(id: productId))
-            if try await store.apply(plan, now: now) == .applied {
+            if try await store.apply(BlockRule(store: store).shielding(plan, actor: callerId), now: now) == .applied {
                 await events.productsChanged()
                 return
             }
@@ -183,7 +183,7 @@ public struct ListingService: Sendable {
             if changed.product.status != .available {
                 try await closeOffers(on: changed.product, at: now, in: &plan)
             }
-            if try await store.apply(plan, now: now) == .applied {
+            if try await store.apply(BlockRule(store: store).shielding(plan, actor: callerId), now: now) == .applied {
                 await events.productsChanged()
                 return changed.product
             }

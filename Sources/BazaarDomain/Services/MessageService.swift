@@ -7,7 +7,8 @@ import Foundation
 /// A send is valid when its body is 1-4000 characters and its `Idempotency-Key` 1-255 visible
 /// ASCII characters; it costs one of the sender's ``QuotaAction/sendMessage`` quota; it is
 /// allowed only into a conversation the sender is a member of (404 otherwise, as for one that
-/// does not exist). It stores, in one transaction, the key's claim, the message, a notification
+/// does not exist), and not while either member has blocked the other (403 `blocked`, see
+/// ``BlockRule``). It stores, in one transaction, the key's claim, the message, a notification
 /// for the recipient and the two live events (the message to both members, the notification
 /// to the recipient). The same key again with the same body and conversation answers the first
 /// message and costs no quota; with anything else it is a conflict.
@@ -43,6 +44,12 @@ public struct MessageService: Sendable {
         try quotas.charge(.sendMessage, by: senderId)
         guard let recipientId = try await store.conversationMembers(id: conversationId)?.other(than: senderId) else {
             throw DomainError.notFound("The conversation")
+        }
+        do {
+            try await BlockRule(store: store).refuse(senderId, recipientId)
+        } catch {
+            quotas.refund(.sendMessage, by: senderId)
+            throw error
         }
         let now = clock.now()
         let message = Message(

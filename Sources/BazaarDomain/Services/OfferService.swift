@@ -22,6 +22,7 @@ public struct OfferService: Sendable {
     let quotas: QuotaLimiter
     let clock: DomainClock
     private var timeline: OfferTimeline { OfferTimeline(clock: clock) }
+    private var blocks: BlockRule { BlockRule(store: store) }
 
     /// A service over `store`, announcing on `events`, charging `quotas`, on `clock`.
     package init(store: any BazaarStore, events: any LiveEventBus, quotas: QuotaLimiter, clock: DomainClock) {
@@ -64,6 +65,10 @@ public struct OfferService: Sendable {
         for _ in 0..<ListingService.attempts {
             guard let conversation = try await store.conversation(id: conversationId, viewerId: callerId) else {
                 throw DomainError.notFound("The conversation")
+            }
+            guard !conversation.blocked else {
+                quotas.refund(.sendMessage, by: callerId)
+                throw DomainError.blocked
             }
             guard let productId = conversation.product?.id, let record = try await store.productRecord(id: productId)
             else { throw Self.unavailable }
@@ -128,6 +133,9 @@ public struct OfferService: Sendable {
             if decision == .accept, offer.status != .accepted, record.product.status != .available {
                 throw Self.unavailable
             }
+            // A deal is not made with someone blocked; a decline or a withdrawal still closes
+            // the offer, told to no one across the block.
+            if decision == .accept { try await blocks.refuse(sellerId, offer.buyerId) }
             guard offer.status == .open else {
                 throw DomainError.conflict(code: "offer_closed", message: "The offer was decided already.")
             }
@@ -161,7 +169,7 @@ public struct OfferService: Sendable {
                 timeline.record(
                     offer, "Withdrew the offer of", by: offer.buyerId, telling: nil, nil, seller: sellerId, to: &plan)
             }
-            switch try await store.apply(plan, now: now) {
+            switch try await store.apply(try await blocks.shielding(plan, actor: callerId), now: now) {
             case .applied:
                 if decision == .accept { await events.productsChanged() }
                 return offer

@@ -65,14 +65,18 @@ public struct ReviewService: Sendable {
                 .notify(userId: subject, notification),
                 .publish(.notificationCreated(notification), to: [subject]),
             ])
-            if try await store.apply(plan, now: now) == .applied { return review }
+            if try await store.apply(BlockRule(store: store).shielding(plan, actor: callerId), now: now) == .applied {
+                return review
+            }
         }
         throw DomainError.busy("The product is changing too often to review it now.", retryAfter: 1)
     }
 
     /// A page of the reviews `subjectId` received, newest first.
     public func reviews(of subjectId: String, before position: Int64?, limit: Int) async throws -> Slice<Review> {
-        guard try await store.user(id: subjectId) != nil else { throw DomainError.notFound("The user") }
+        guard let record = try await store.user(id: subjectId), record.deletedAt == nil else {
+            throw DomainError.notFound("The user")
+        }
         return try await store.reviews(subjectId: subjectId, before: position, limit: limit)
     }
 }

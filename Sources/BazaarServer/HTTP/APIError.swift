@@ -106,6 +106,9 @@ extension APIError {
         case .invalidField(let field, let rule): self = .invalidField(field, rule)
         case .unprocessable(let code, let message):
             self = APIError(status: .unprocessableContent, code: code, message: message)
+        case .unauthorized(let code, let message): self = .unauthorized(code, message)
+        case .forbidden(let code, let message): self = APIError(status: .forbidden, code: code, message: message)
+        case .throttled(let retryAfter): self = .throttled(retryAfter: retryAfter)
         case .notFound(let what): self = .notFound(what)
         case .conflict(let code, let message): self = .conflict(code, message)
         case .rateLimited(let action, let retryAfter): self = .rateLimited(action, retryAfter: retryAfter)

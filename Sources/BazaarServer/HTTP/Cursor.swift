@@ -17,6 +17,8 @@ enum Cursor {
         case offers = "o"
         case favourites = "f"
         case reviews = "v"
+        case blocks = "b"
+        case reports = "q"
     }
 
     /// The most digits a position has: 18 always fit in an `Int64`.

@@ -105,6 +105,7 @@ extension Message: JSONWritable {
             writer.raw(",\"offerId\":")
             writer.string(offerId)
         }
+        if removed { writer.raw(",\"removed\":true") }
         writer.raw(",\"senderId\":")
         writer.string(senderId)
         writer.raw("}")

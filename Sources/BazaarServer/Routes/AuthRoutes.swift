@@ -29,7 +29,7 @@ struct AuthRoutes: RouteGroup {
         let record = try await deps.services.accounts.register(
             username: body.username, password: body.password, displayName: body.displayName)
         deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
-        let tokens = try await startSession(userId: record.user.id)
+        let tokens = try await startSession(userId: record.user.id, request: request)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens), status: .created)
     }
 
@@ -37,32 +37,9 @@ struct AuthRoutes: RouteGroup {
         let body = try await RequestBody.decode(LoginRequest.self, from: request)
         // Successful sign-ins cost a bcrypt check too: counted per address, failed or not.
         if let address { try deps.quotas.charge(.signIn, by: address) }
-        // A name no account can have (NUL, 3 KB, capitals) signs no one in, and never reaches the
-        // store or the throttle: SQLite compared "ada\0" equal to "ada", and PostgreSQL cannot
-        // index a 3 KB throttle key.
-        guard Validation.isUsername(body.username) else {
-            throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
-        }
-        // A place among the bounded password checks first (503 at once when there is none), so
-        // an attempt refused for capacity is never counted against the user by the throttle.
-        let record = try await deps.hasher.admitted(.signIn) { work -> UserRecord in
-            // Counted before the password is checked, so attempts made at once cannot all pass the throttle.
-            let attemptId: String
-            switch try await deps.throttle.reserve(username: body.username, address: address) {
-            case .refused(let wait): throw APIError.throttled(retryAfter: wait)
-            case .allowed(let id): attemptId = id
-            }
-            let record = try await deps.store.user(username: body.username)
-            // Unknown users cost a bcrypt check too, so timing does not tell which usernames exist.
-            let matches = try await work.verify(body.password, hash: record?.passwordHash ?? deps.hasher.decoyHash)
-            guard let record, matches else {
-                // The reserved count stays: it is this attempt's failure.
-                throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
-            }
-            try await deps.throttle.recordSuccess(username: body.username, address: address, attemptId: attemptId)
-            return record
-        }
-        let tokens = try await startSession(userId: record.user.id)
+        let record = try await deps.services.accounts.signIn(
+            username: body.username, password: body.password, address: address)
+        let tokens = try await startSession(userId: record.user.id, request: request)
         return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
     }
 
@@ -112,13 +89,15 @@ struct AuthRoutes: RouteGroup {
             Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt))
     }
 
-    /// A new session: its first refresh token (stored hashed) and an access token.
-    func startSession(userId: String) async throws -> Tokens {
+    /// A new session, named by the request's `User-Agent`: its first refresh token (stored
+    /// hashed) and an access token.
+    func startSession(userId: String, request: Request) async throws -> Tokens {
         let sessionId = deps.newId()
         let refreshToken = deps.tokens.newRefreshToken()
         try await deps.store.createSession(
             id: sessionId, userId: userId, refreshTokenHash: deps.tokens.hashRefreshToken(refreshToken),
-            expiresAt: deps.tokens.refreshExpiry(), now: deps.now())
+            expiresAt: deps.tokens.refreshExpiry(),
+            userAgent: SessionService.userAgent(request.headers[.userAgent]), now: deps.now())
         let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
         return Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt)
     }

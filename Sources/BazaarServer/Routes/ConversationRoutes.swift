@@ -54,27 +54,8 @@ struct ConversationRoutes: RouteGroup {
     func start(_ request: Request) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
         let body = try await RequestBody.decode(StartConversationRequest.self, from: request)
-        guard body.userId != caller.userId else {
-            throw APIError.invalidField("userId", "must be another user, not yourself")
-        }
-        try deps.quotas.charge(.startConversation, by: caller.userId)
-        let userId = try Validation.id(body.userId, field: "userId", "does not name a user")
-        guard try await deps.store.user(id: userId) != nil else {
-            throw APIError.invalidField("userId", "does not name a user")
-        }
-        if let productId = try body.productId.map({
-            try Validation.id($0, field: "productId", "does not name a product")
-        }) {
-            guard let product = try await deps.store.product(id: productId) else {
-                throw APIError.invalidField("productId", "does not name a product")
-            }
-            // A conversation is about something one of its two members sells.
-            guard product.sellerId == caller.userId || product.sellerId == body.userId else {
-                throw APIError.invalidField("productId", "must be a product one of the two members sells")
-            }
-        }
-        let result = try await deps.store.openConversation(
-            between: caller.userId, and: body.userId, productId: body.productId, newId: deps.newId(), now: deps.now())
+        let result = try await deps.services.conversations.start(
+            with: body.userId, about: body.productId, by: caller.userId)
         return try JSONResponse.make(result.conversation, status: result.created ? .created : .ok)
     }
 
@@ -99,19 +80,7 @@ struct ConversationRoutes: RouteGroup {
         let caller = try await deps.authenticator.authenticate(request)
         let conversationId = try context.pathId("The conversation")
         let body = try await RequestBody.decode(MarkReadRequest.self, from: request)
-        let upTo = try Validation.id(body.upTo, field: "upTo", "does not name a message of this conversation")
-        try deps.quotas.charge(.edit, by: caller.userId)
-        let outcome = try await deps.store.markRead(
-            conversationId: conversationId, viewerId: caller.userId, upTo: upTo, now: deps.now())
-        switch outcome {
-        case nil:
-            throw APIError.notFound("The conversation")
-        case .unknownMessage:
-            throw APIError.invalidField("upTo", "does not name a message of this conversation")
-        case .marked(let otherUserId):
-            let read = ConversationRead(conversationId: conversationId, userId: caller.userId, upTo: body.upTo)
-            await deps.events.publish(.conversationRead(read), to: [caller.userId, otherUserId])
-            return Response(status: .noContent)
-        }
+        try await deps.services.conversations.markRead(conversationId, upTo: body.upTo, by: caller.userId)
+        return Response(status: .noContent)
     }
 }

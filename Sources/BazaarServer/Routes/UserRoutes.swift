@@ -12,7 +12,9 @@ struct UserRoutes: RouteGroup {
         router.on(APIRoutes.me) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             // For the caller only, and checked on every use: the client revalidates with the ETag.
-            guard let record = try await deps.store.user(id: caller.userId) else { throw APIError.notFound("The user") }
+            guard let record = try await deps.store.user(id: caller.userId), record.deletedAt == nil else {
+                throw APIError.notFound("The user")
+            }
             // The role is the caller's own to know; nobody else's profile carries it.
             var me = record.user
             me.role = record.role
@@ -29,7 +31,10 @@ struct UserRoutes: RouteGroup {
     }
 
     func user(_ id: String) async throws -> User {
-        guard let record = try await deps.store.user(id: id) else { throw APIError.notFound("The user") }
+        // A deleted account has no profile; it shows only where others still see it.
+        guard let record = try await deps.store.user(id: id), record.deletedAt == nil else {
+            throw APIError.notFound("The user")
+        }
         return record.user
     }
 

@@ -86,7 +86,7 @@ struct MarketplaceServicesTests {
             let conversation = try await fixtures.conversation(bob, ada)
             let services = MarketplaceServices(
                 store: store, events: SilentEventBus(), quotas: QuotaLimiter(policy: QuotaPolicy(messagesPerMinute: 2)),
-                hasher: PasswordHasher(cost: 4),
+                hasher: PasswordHasher(cost: 4), throttle: LoginThrottle(policy: .init(), now: { fixtures.now }),
                 clock: DomainClock(now: { fixtures.now }))
             let first = try await services.messages.send("one", idempotencyKey: "k", to: conversation.id, from: bob.id)
             // Replayed twice: were either charged, "two" below would be over the quota of 2.

@@ -114,7 +114,8 @@ struct PlanEventsTests {
             let now = Date()
             for (session, token) in [("phone", "t-phone"), ("laptop", "t-laptop")] {
                 try await store.createSession(
-                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + 3600, now: now)
+                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + 3600, userAgent: nil,
+                    now: now)
             }
             try await store.revokeSession(id: "phone", now: now)
             try await store.revokeSession(id: "phone", now: now)  // revoked already: not announced again

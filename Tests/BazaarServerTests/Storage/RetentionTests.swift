@@ -28,7 +28,8 @@ struct RetentionTests {
             // A session revoked at once; one whose token is spent (its successor alive); one live.
             for (session, token) in [("revoked", "t-revoked"), ("rotated", "t-old"), ("live", "t-live")] {
                 try await store.createSession(
-                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + .days(60), now: now)
+                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + .days(60), userAgent: nil,
+                    now: now)
             }
             try await store.revokeSession(id: "revoked", now: now)
             _ = try await store.rotateRefreshToken(

@@ -20,7 +20,7 @@ struct StoreFixtures {
         self.now = now
         services = MarketplaceServices(
             store: store, events: SilentEventBus(), quotas: QuotaLimiter(policy: .unlimited),
-            hasher: PasswordHasher(cost: 4),
+            hasher: PasswordHasher(cost: 4), throttle: LoginThrottle(policy: .init(), now: { now }),
             clock: DomainClock(now: { now }))
     }
 
@@ -48,7 +48,7 @@ struct StoreFixtures {
     func session(_ id: String, refreshTokenHash: String, username: String = "ada") async throws -> User {
         let ada = try await user(username)
         try await store.createSession(
-            id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, now: now)
+            id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, userAgent: nil, now: now)
         return ada
     }
 
