@@ -7,6 +7,8 @@ extension SQLiteStore {
     // MARK: Blocks
 
     public func saveBlock(blockerId: String, blockedId: String, now: Date) async throws {
+        // Before the write: no check may read "no block" once the block has committed.
+        blockParties.add(blockerId, blockedId)
         try await writer.write { db in
             guard
                 try Int.fetchOne(
@@ -42,7 +44,8 @@ extension SQLiteStore {
     }
 
     public func blockedPeers(of userId: String, among others: [String]) async throws -> Set<String> {
-        guard !others.isEmpty else { return [] }
+        // Who is party to no block has no one blocked either way.
+        guard !others.isEmpty, blockParties.mayBeParty(userId) else { return [] }
         return try await pool.read { db in
             var peers: Set<String> = []
             for other in Set(others) where try Self.isBlocked(db, userId, other) { peers.insert(other) }

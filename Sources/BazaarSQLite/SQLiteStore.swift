@@ -21,6 +21,8 @@ public struct SQLiteStore: BazaarStore {
     let newestMessages = NewestMessagesMemo()
     /// The members of conversations seen, so a send's recipient rarely needs a read.
     let conversationMembersMemo = ConversationMembersMemo()
+    /// Everyone party to a block, so a send between two who never blocked anyone needs no read.
+    let blockParties: BlockPartiesMemo
     /// Where the live events of applied plans go once they commit; `nil` for a store without a
     /// server (tools, tests of storage alone), whose events have no socket to reach.
     let events: (any LiveEventBus)?
@@ -47,6 +49,10 @@ public struct SQLiteStore: BazaarStore {
         try PrivateFile.createIfMissing(at: path)
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteMigrations.migrator.migrate(pool)
+        blockParties = BlockPartiesMemo(
+            parties: try pool.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks"))
+            })
         writer = GroupCommitWriter(pool: pool, maxBatch: maxBatch)
     }
 
