@@ -151,6 +151,16 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "Account",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Moderation",
+            dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
+            swiftSettings: strict
+        ),
 
         // MARK: Core UI (terminal rendering primitives; knows no feature)
         .target(
@@ -302,8 +312,8 @@ let package = Package(
             name: "BazaarApp",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
-                "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "LiveEvents",
-                "WebUI",
+                "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "Account",
+                "Moderation", "LiveEvents", "WebUI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -438,7 +448,7 @@ let package = Package(
             name: "DependenciesTests",
             dependencies: [
                 "Dependencies", "TestSupport", "Session", "BazaarAPI", "Profile", "Products", "Chat", "Notifications",
-                "Favourites", "Offers", "Reviews",
+                "Favourites", "Offers", "Reviews", "Account", "Moderation",
             ],
             swiftSettings: strict
         ),
@@ -469,6 +479,16 @@ let package = Package(
         .testTarget(
             name: "ReviewsTests",
             dependencies: ["Reviews", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AccountTests",
+            dependencies: ["Account", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ModerationTests",
+            dependencies: ["Moderation", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

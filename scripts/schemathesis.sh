@@ -62,6 +62,7 @@ login() {
 }
 TOKEN="$(login ada)"
 LOGOUT_TOKEN="$(login bob)"
+END_SESSION_TOKEN="$(login bob)"
 
 run() {
     # From the temporary directory, so schemathesis' caches stay out of the repository.
@@ -72,12 +73,16 @@ run() {
 }
 
 status=0
-# Everything but logout, with Ada's token (logout would end the session the run depends on).
+# Everything but what ends the fuzzer's own session, with Ada's token: logout, and ending a
+# session by id (the stateful phase would feed it the id `GET /v1/users/me/sessions` lists).
 run -H "Authorization: Bearer $TOKEN" --max-examples "$MAX_EXAMPLES" \
-    --exclude-operation-id logout || status=$?
+    --exclude-operation-id logout --exclude-operation-id endSession || status=$?
 # Logout on its own, with a second session.
 run -H "Authorization: Bearer $LOGOUT_TOKEN" --max-examples 5 \
     --include-operation-id logout || status=$?
+# Ending a session by id on its own, with a third.
+run -H "Authorization: Bearer $END_SESSION_TOKEN" --max-examples 10 \
+    --include-operation-id endSession || status=$?
 
 # Sum the "N generated" of every run's summary.
 CASES="$(grep -oE '^ *[0-9]+ generated' "$WORK/schemathesis.log" | awk '{ sum += $1 } END { print sum + 0 }')"

@@ -1,8 +1,10 @@
+import Account
 import Chat
 import Dependencies
 import Favourites
 import Foundation
 import LiveEvents
+import Moderation
 import Networking
 import Notifications
 import Offers
@@ -37,6 +39,8 @@ enum CompositionRoot {
             LiveEventsConnection(baseURL: services.environment.serverURL, network: session.network)
         }
         dependencies.register((any FavouritesModuleProtocol).self) { _ in FavouritesModule(session: session) }
+        dependencies.register((any AccountModuleProtocol).self) { _ in AccountModule(session: session) }
+        dependencies.register((any ModerationModuleProtocol).self) { _ in ModerationModule(session: session) }
         dependencies.register((any OffersModuleProtocol).self) { resolver in
             OffersModule(session: session, connection: try resolver.resolve((any LiveEventSource).self))
         }

@@ -19,7 +19,7 @@ public final class Dependencies: DependencyManager {
         [
             (any ProfileModuleProtocol).self, (any ProductsModuleProtocol).self, (any NotificationsModuleProtocol).self,
             (any ChatModuleProtocol).self, (any FavouritesModuleProtocol).self, (any OffersModuleProtocol).self,
-            (any ReviewsModuleProtocol).self,
+            (any ReviewsModuleProtocol).self, (any AccountModuleProtocol).self, (any ModerationModuleProtocol).self,
         ]
     }
 
@@ -51,6 +51,16 @@ public final class Dependencies: DependencyManager {
     /// The reviews feature.
     public var reviewsModule: any ReviewsModuleProtocol {
         get throws(DependencyError) { try resolve((any ReviewsModuleProtocol).self) }
+    }
+
+    /// The account feature.
+    public var accountModule: any AccountModuleProtocol {
+        get throws(DependencyError) { try resolve((any AccountModuleProtocol).self) }
+    }
+
+    /// The moderation feature.
+    public var moderationModule: any ModerationModuleProtocol {
+        get throws(DependencyError) { try resolve((any ModerationModuleProtocol).self) }
     }
 
     /// The products feature.

@@ -43,4 +43,11 @@ public struct UserSession: Sendable {
         cache?.removeAll(partition: userID)
         return LogoutOutcome(revokedOnServer: revoked)
     }
+
+    /// Forgets the session here after the server ended it for good (the account was deleted):
+    /// deletes the stored tokens and wipes this user's cache partition, asking the server nothing.
+    public func forget() async {
+        await network.session.invalidate()
+        cache?.removeAll(partition: userID)
+    }
 }

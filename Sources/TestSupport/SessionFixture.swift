@@ -18,6 +18,8 @@ public struct SessionFixture: Sendable {
     public let cache: HTTPCache
     /// The server's clock.
     public let serverClock: TestClock
+    /// The server's configuration (its database, for what only the operator does).
+    public let configuration: BazaarServerConfiguration
 
     /// Runs `body` against a fresh server whose clock is `serverClock`; the server always stops after.
     public static func with<Result: Sendable>(
@@ -32,7 +34,7 @@ public struct SessionFixture: Sendable {
             try await body(
                 SessionFixture(
                     baseURL: raw.baseURL, raw: raw, tokenFile: directory.appendingPathComponent("client/tokens.json"),
-                    cache: try HTTPCache(), serverClock: serverClock))
+                    cache: try HTTPCache(), serverClock: serverClock, configuration: configuration))
         }
     }
 

@@ -1,8 +1,10 @@
+import Account
 import BazaarAPI
 import Chat
 import Dependencies
 import Favourites
 import Foundation
+import Moderation
 import Notifications
 import Offers
 import Products
@@ -12,7 +14,7 @@ import Session
 import TestSupport
 import Testing
 
-@Suite("The five feature modules behind Dependencies", .timeLimit(.minutes(2)))
+@Suite("The feature modules behind Dependencies", .timeLimit(.minutes(2)))
 struct ModuleRegistrationTests {
     @Test("with every module registered, validate passes and each accessor hands out a working module")
     func registerValidateResolve() async throws {
@@ -40,6 +42,10 @@ struct ModuleRegistrationTests {
             dependencies.register((any ReviewsModuleProtocol).self) { _ in
                 ReviewsModule(network: starter.publicNetwork, session: session)
             }
+            #expect(throws: DependencyError.self) { try dependencies.validate() }
+            dependencies.register((any AccountModuleProtocol).self) { _ in AccountModule(session: session) }
+            #expect(throws: DependencyError.self) { try dependencies.validate() }
+            dependencies.register((any ModerationModuleProtocol).self) { _ in ModerationModule(session: session) }
             try dependencies.validate()
 
             let profile = try await dependencies.profileModule.profileScreen().logic.send(.load)
@@ -56,6 +62,10 @@ struct ModuleRegistrationTests {
             #expect(notifications.content?.unreadCount == 0)
             let saved = try await dependencies.favouritesModule.favouritesScreen().logic.send(.load)
             #expect(saved.content?.products.isEmpty == true)
+            let account = try await dependencies.accountModule.accountScreen().logic.send(.load)
+            #expect(account.content?.sessions.count == 1)
+            let queue = try await dependencies.moderationModule.queueScreen(status: .open).logic.send(.load)
+            #expect(queue.error?.kind == .notFound, "Wes is no moderator")
         }
     }
 
