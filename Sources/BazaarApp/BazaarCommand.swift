@@ -25,7 +25,8 @@ package struct BazaarCommand: AsyncParsableCommand {
         subcommands: [
             WebCommand.self, RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
             ProfileCommand.self, ProductsCommand.self, ProductCommand.self, ChatCommand.self, NotificationsCommand.self,
-            OfferCommand.self, SavedCommand.self, SellerCommand.self, ReviewCommand.self, OutboxCommand.self,
+            OfferCommand.self, SavedCommand.self, SellerCommand.self, ReviewCommand.self, AccountCommand.self,
+            BlockCommand.self, UnblockCommand.self, ReportCommand.self, ModerationCommand.self, OutboxCommand.self,
         ])
 
     /// Runs the command line; a usage mistake is one line on stderr (`bazaar: …`) and exit 64, like

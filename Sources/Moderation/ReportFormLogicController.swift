@@ -33,7 +33,7 @@ public actor ReportFormLogicController: ReportFormLogic {
     private func submit(_ draft: ReportDraft) async -> ScreenState<ReportFormContent> {
         var errors: [ReportField: String] = [:]
         let reason = ReportReason(rawValue: draft.reason)
-        if reason == nil { errors[.reason] = "Choose why you report it." }
+        if reason == nil { errors[.reason] = "Choose why you report it: spam, scam, offensive, prohibited or other." }
         let note = draft.note.trimmingCharacters(in: .whitespacesAndNewlines)
         if !InputRules.fits(note, InputRules.reportNote) {
             errors[.note] = "Keep it to \(InputRules.reportNote.upperBound) characters."

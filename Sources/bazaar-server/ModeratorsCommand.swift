@@ -74,7 +74,10 @@ struct ModeratorsCommand: AsyncParsableCommand {
         _ database: DatabaseOptions, _ body: (any BazaarStore) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "bazaar-server")
-        logger.logLevel = .warning
+        // Errors only: the command says what went wrong itself, and PostgresNIO warns when the
+        // store's first query is queued before its pool's run task has started (a harmless race
+        // that printed a warning before "no user is named …").
+        logger.logLevel = .error
         let configuration = BazaarServerConfiguration(sqlitePath: database.sqlite, postgres: try database.postgres())
         if configuration.postgres == nil, !FileManager.default.fileExists(atPath: configuration.sqlitePath) {
             throw ValidationError("\(configuration.sqlitePath) does not exist: give the --sqlite file the server uses")

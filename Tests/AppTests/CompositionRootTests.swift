@@ -58,8 +58,8 @@ struct CompositionRootTests {
             try CompositionRoot.validate(dependencies, signedIn: true)
         } throws: { error in
             guard case DependencyError.validationFailed(let problems) = error else { return false }
-            // Profile, chat, notifications, favourites and offers need someone signed in.
-            return problems.count == 5
+            // Profile, chat, notifications, favourites, offers, account and moderation need someone signed in.
+            return problems.count == 7
         }
     }
 }
