@@ -54,7 +54,8 @@ public actor AccountLogicController: AccountLogic {
                 content.notice = .blocked(user)
             case .unblock(let userID):
                 _ = try await session.network.request(BazaarEndpoints.unblockUser(id: userID))
-                if let user = content.blocked.first(where: { $0.id == userID }) { content.notice = .unblocked(user) }
+                let user = try await session.publicNetwork.request(BazaarEndpoints.user(id: userID))
+                content.notice = .unblocked(user)
             case .delete(let password):
                 do throws(NetworkError) {
                     _ = try await session.network.request(BazaarEndpoints.deleteAccount(password: password))

@@ -54,6 +54,14 @@ public struct UserRecord: Sendable, Equatable {
         self.deletedAt = deletedAt
     }
 
+    /// The user as they see themselves (`GET /v1/users/me`, and the answer to signing in): their
+    /// profile with their role, which nobody else's view of them carries.
+    public var me: User {
+        var me = user
+        me.role = role
+        return me
+    }
+
     /// Whether the account still belongs to someone who may use it (neither suspended nor deleted).
     public var isActive: Bool { suspendedAt == nil && deletedAt == nil }
 

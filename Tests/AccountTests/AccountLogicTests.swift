@@ -14,19 +14,21 @@ struct AccountLogicTests {
         try await SessionFixture.with { fixture in
             let ada = try await fixture.starter().register(username: "ada", password: "password123", displayName: "Ada")
             _ = try await fixture.raw.login("ada")
-            let bob = try await fixture.raw.register("bob", displayName: "Bob")
+            // Bob as others see him: no role.
+            var bob = try await fixture.raw.register("bob", displayName: "Bob").user
+            bob.role = nil
             let logic = AccountLogicController(session: ada)
             let loaded = try #require(await logic.send(.load).content)
             #expect(loaded.sessions.count == 2)
             #expect(loaded.sessions.filter(\.current).count == 1)
             #expect(loaded.blocked.isEmpty)
 
-            let blocked = try #require(await logic.send(.block(userID: bob.user.id)).content)
-            #expect(blocked.notice == .blocked(bob.user))
+            let blocked = try #require(await logic.send(.block(userID: bob.id)).content)
+            #expect(blocked.notice == .blocked(bob))
             #expect(blocked.notice?.sentence == "You blocked Bob.")
-            #expect(blocked.blocked == [bob.user])
-            let unblocked = try #require(await logic.send(.unblock(userID: bob.user.id)).content)
-            #expect(unblocked.notice == .unblocked(bob.user) && unblocked.blocked.isEmpty)
+            #expect(blocked.blocked == [bob])
+            let unblocked = try #require(await logic.send(.unblock(userID: bob.id)).content)
+            #expect(unblocked.notice == .unblocked(bob) && unblocked.blocked.isEmpty)
 
             let ended = try #require(await logic.send(.endOtherSessions).content)
             #expect(ended.notice == .otherSessionsEnded)

@@ -48,9 +48,7 @@ public struct AccountExportService: Sendable {
         func add(_ path: String, _ value: some Encodable) throws {
             files.append(AccountExport.File(path: path, data: try encoder.encode(value)))
         }
-        var profile = record.user
-        profile.role = record.role
-        try add("profile.json", profile)
+        try add("profile.json", record.me)
 
         let listings = try await everyListing(of: userId)
         try add("listings.json", listings)

@@ -30,7 +30,7 @@ struct AuthRoutes: RouteGroup {
             username: body.username, password: body.password, displayName: body.displayName)
         deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
         let tokens = try await startSession(userId: record.user.id, request: request)
-        return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens), status: .created)
+        return try JSONResponse.make(AuthResponse(user: record.me, tokens: tokens), status: .created)
     }
 
     func login(_ request: Request, address: String?) async throws -> Response {
@@ -40,7 +40,7 @@ struct AuthRoutes: RouteGroup {
         let record = try await deps.services.accounts.signIn(
             username: body.username, password: body.password, address: address)
         let tokens = try await startSession(userId: record.user.id, request: request)
-        return try JSONResponse.make(AuthResponse(user: record.user, tokens: tokens))
+        return try JSONResponse.make(AuthResponse(user: record.me, tokens: tokens))
     }
 
     func refresh(_ request: Request, address: String?) async throws -> Response {

@@ -15,10 +15,7 @@ struct UserRoutes: RouteGroup {
             guard let record = try await deps.store.user(id: caller.userId), record.deletedAt == nil else {
                 throw APIError.notFound("The user")
             }
-            // The role is the caller's own to know; nobody else's profile carries it.
-            var me = record.user
-            me.role = record.role
-            return try JSONResponse.cacheable(me, request: request, cacheControl: "private, no-cache")
+            return try JSONResponse.cacheable(record.me, request: request, cacheControl: "private, no-cache")
         }
         router.on(APIRoutes.updateMe) { request, _ in try await updateMe(request) }
         router.on(APIRoutes.uploadPhoto) { request, _ in try await uploadPhoto(request) }

@@ -51,6 +51,8 @@ public struct MessageLine: Sendable, Equatable, Identifiable {
     /// For an offer's line ("Offered 120.00 EUR", "Accepted the offer of …"), the offer it is
     /// about; a renderer draws such lines apart from what people wrote.
     public var offerID: String?
+    /// Whether a moderator removed it (its body says so); nothing is left to report.
+    public var removed = false
 }
 
 extension MessageLine {
@@ -59,7 +61,8 @@ extension MessageLine {
         let mine = message.senderId == viewerID
         self.init(
             id: message.id, author: mine ? "You" : conversation.otherUser.displayName, isMine: mine, body: message.body,
-            time: message.createdAt, status: nil, offerID: message.kind == .offer ? message.offerId : nil)
+            time: message.createdAt, status: nil, offerID: message.kind == .offer ? message.offerId : nil,
+            removed: message.removed)
     }
 
     /// One of the reader's own messages still in the outbox.

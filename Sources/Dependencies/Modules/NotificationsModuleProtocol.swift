@@ -39,6 +39,8 @@ public struct NotificationItem: Sendable, Equatable, Identifiable {
             return "A product you saved was sold"
         case NotificationType.reviewReceived:
             return "You were reviewed after a sale"
+        case NotificationType.reportResolved:
+            return "A moderator acted on your report"
         default:
             return notification.type.replacingOccurrences(of: "_", with: " ").capitalized
         }

@@ -22,6 +22,9 @@ struct PageRenderer: Sendable {
             ("notifications", AccountPagesTemplates.notifications),
             ("notificationList", AccountPagesTemplates.notificationList), ("profile", AccountPagesTemplates.profile),
             ("saved", SavedTemplates.saved),
+            ("account", SettingsTemplates.account), ("accountDeleted", SettingsTemplates.accountDeleted),
+            ("report", TrustTemplates.report), ("moderation", TrustTemplates.moderation),
+            ("moderationReport", TrustTemplates.moderationReport),
         ]
         for (name, text) in templates { try library.register(text, named: name) }
         self.library = library

@@ -66,6 +66,8 @@ public struct WebApp: Sendable {
         addSellerRoutes(to: router)
         addChatRoutes(to: router)
         addNotificationRoutes(to: router)
+        addSettingsRoutes(to: router)
+        addTrustRoutes(to: router)
         return router
     }
 

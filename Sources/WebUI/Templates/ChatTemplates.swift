@@ -31,12 +31,23 @@ enum ChatTemplates {
         {{> offerForm}}
         {{#reviewed}}<p class="card" id="review">{{reviewed}}</p>{{/reviewed}}
         {{#review}}<section id="review"><h2>Review this sale</h2>{{> reviewForm}}</section>{{/review}}
+        {{#blocked}}<p class="notice" role="status">You cannot write here: one of you blocked the other. What was said stays here to read. <a href="/account">People you blocked</a></p>{{/blocked}}
+        {{#otherDeleted}}<p class="notice" role="status">This person deleted their account: nothing more can be sent here. What was said stays here to read.</p>{{/otherDeleted}}
+        {{^closed}}
         <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="compose">Your message</label>
         <textarea id="compose" name="body" required maxlength="\(InputRules.messageBody.upperBound)"></textarea>
         <button type="submit">Send</button>
         </form>
+        {{#canBlock}}
+        <form class="inline" method="post" action="/users/{{otherUserID}}/block">
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <input type="hidden" name="back" value="/conversations/{{id}}">
+        <button type="submit" class="small">Block {{otherName}}</button>
+        </form>
+        {{/canBlock}}
+        {{/closed}}
         {{/content}}{{/layout}}
         """
 
@@ -58,7 +69,7 @@ enum ChatTemplates {
     static let messageList = """
         <ol id="message-list" class="messages" aria-live="polite">
         {{#messages}}
-        <li class="message {{#mine}}mine{{/mine}}{{#offerLine}} offer-line{{/offerLine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}}{{^offerLine}} <span class="state sent">sent</span>{{/offerLine}}{{/mine}}
+        <li class="message {{#mine}}mine{{/mine}}{{#offerLine}} offer-line{{/offerLine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}}{{^offerLine}} <span class="state sent">sent</span>{{/offerLine}}{{/mine}}{{#reportURL}} <a class="report" href="{{reportURL}}">Report</a>{{/reportURL}}
         {{#card}}
         <div class="offer-card" id="offer-{{id}}">
         <p><strong>{{headline}}</strong>: <span class="standing {{status}}">{{standing}}</span></p>

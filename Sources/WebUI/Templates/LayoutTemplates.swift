@@ -23,6 +23,8 @@ enum LayoutTemplates {
         <a href="/notifications">Notifications {{> unreadBadge}}</a>
         <a href="/saved">Saved</a>
         <a href="/profile">Profile ({{displayName}})</a>
+        <a href="/account">Account</a>
+        {{#isModerator}}<a href="/moderation">Moderation</a>{{/isModerator}}
         <form class="inline" method="post" action="/signout">
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <button type="submit">Sign out</button>

@@ -54,6 +54,7 @@ enum ProductTemplates {
         </form>
         {{/canSave}}
         {{#isMine}}<p><a href="/products/{{id}}/edit">Edit, mark reserved or sold, or take down your listing</a></p>{{/isMine}}
+        {{#canSave}}<p class="report"><a href="/report?type=product&amp;id={{id}}">Report this listing</a></p>{{/canSave}}
         </article>
         {{#canMessage}}
         <form method="post" action="/products/{{id}}/message" class="card">

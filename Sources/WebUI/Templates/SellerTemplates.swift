@@ -9,6 +9,13 @@ enum SellerTemplates {
         <p>@{{username}}{{#isMe}} · this is you{{/isMe}}</p>
         <p class="rating">{{#stars}}<span class="stars" role="img" aria-label="{{ratingLabel}}">{{stars}}</span> {{/stars}}<span>{{ratingSummary}}</span></p>
         {{#bio}}<p>{{bio}}</p>{{/bio}}
+        {{#canAct}}
+        <form class="inline" method="post" action="/users/{{id}}/block">
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <button type="submit" class="small">Block {{displayName}}</button>
+        </form>
+        <a href="/report?type=user&amp;id={{id}}">Report {{displayName}}</a>
+        {{/canAct}}
         </section>
         <h2>Reviews</h2>
         <ul class="reviews">

@@ -13,6 +13,9 @@ enum StaticAssets {
         main { max-width: 960px; margin: 0 auto; padding: 16px; }
         a { color: var(--accent); }
         a:focus, button:focus, input:focus, textarea:focus { outline: 3px solid #f5a623; outline-offset: 2px; }
+        label.choice { display: block; font-weight: normal; margin: 4px 0; }
+        fieldset { border: 1px solid #ccc; border-radius: 6px; }
+        .danger button, button.danger { background: #b00020; border-color: #b00020; }
         .card { background: var(--card); border: 1px solid #ddd; border-radius: 8px; padding: 16px; margin: 16px 0; }
         form.card { display: grid; gap: 8px; max-width: 560px; }
         form.inline { display: inline; }

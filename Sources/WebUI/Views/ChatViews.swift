@@ -40,6 +40,9 @@ struct ConversationView: Sendable {
         var offerLine: Bool
         /// The offer's card, on the first line of each offer.
         var card: OfferCardView?
+        /// Where to report it: on what the other person wrote (not offer lines, nor what a
+        /// moderator removed already).
+        var reportURL: String?
     }
 
     struct Pending: Sendable {
@@ -61,6 +64,17 @@ struct ConversationView: Sendable {
     var review: ReviewFormView?
     /// What the reader said of the sale, once they have.
     var reviewed: String?
+    /// Whether either of the two blocked the other: nothing new can be written.
+    var blocked: Bool
+    /// The other person's id and name, for the block button.
+    var otherUserID: String
+    var otherName: String
+    /// Whether the reader may block the other (someone who still has an account).
+    var canBlock: Bool
+    /// Whether the other person deleted their account.
+    var otherDeleted: Bool
+    /// Whether nothing new can be written here (a block, or an account gone).
+    var closed: Bool
 
     /// The CSS class of a status: how this renderer styles it (the words are the state's).
     static func styleClass(_ status: MessageLine.Status) -> String {
@@ -94,9 +108,11 @@ struct ConversationView: Sendable {
                 carded.insert(offerID)
                 card = OfferCardView(offer, conversationID: conversation.id)
             }
+            let reportable = !line.isMine && line.offerID == nil && !line.removed
             return Line(
                 who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time),
-                isoTime: WebFormats.iso(line.time), offerLine: line.offerID != nil, card: card)
+                isoTime: WebFormats.iso(line.time), offerLine: line.offerID != nil, card: card,
+                reportURL: reportable ? "/report?type=message&id=\(line.id)" : nil)
         }
         pending = lines.compactMap { line in
             line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }
@@ -111,7 +127,13 @@ struct ConversationView: Sendable {
                 review = ReviewFormView(productID: product.id, conversation: conversation.id)
             }
         }
-        if let offers, offers.canOffer {
+        blocked = conversation.blocked
+        otherUserID = conversation.otherUser.id
+        otherName = conversation.otherUser.displayName
+        otherDeleted = conversation.otherUser.isDeleted
+        canBlock = !otherDeleted
+        closed = blocked || otherDeleted
+        if let offers, offers.canOffer, !closed {
             makeOffer = MakeOfferView(
                 action: "/conversations/\(conversation.id)/offers", asking: offers.askingPrice ?? "")
         }

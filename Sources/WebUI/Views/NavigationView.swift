@@ -6,6 +6,8 @@ struct NavigationView: Sendable {
     /// The signed-in person, as the navigation names them.
     struct Person: Sendable {
         var displayName: String
+        /// Whether they may work the report queue (the operator named them).
+        var isModerator: Bool
     }
 
     var user: Person?
@@ -16,7 +18,7 @@ struct NavigationView: Sendable {
     var unread: Int?
 
     init(user: User?, csrf: String, live: String? = nil, notice: String? = nil) {
-        self.user = user.map { Person(displayName: $0.displayName) }
+        self.user = user.map { Person(displayName: $0.displayName, isModerator: $0.role == .moderator) }
         self.csrf = csrf
         self.live = live
         self.notice = notice

@@ -34,6 +34,10 @@ struct SellerView: Sendable {
     var reviews: [ReviewItem]
     var listings: [Listing]
     var isMe: Bool
+    /// The person's id (the block and report forms name them).
+    var id: String
+    /// Whether the reader may block or report them: signed in, someone else.
+    var canAct: Bool
 
     init(content: ReviewsContent, listings: [Product], me: User?, server: URL, nav: NavigationView) {
         let user = content.user
@@ -59,6 +63,8 @@ struct SellerView: Sendable {
                 status: product.status.rawValue.capitalized, isAvailable: product.status == .available)
         }
         isMe = me?.id == user.id
+        id = user.id
+        canAct = me != nil && !isMe
     }
 }
 
