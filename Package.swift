@@ -331,7 +331,7 @@ let package = Package(
         .executableTarget(
             name: "bazaar-demo",
             dependencies: [
-                "BazaarApp", "BazaarServer", "BazaarServerRuntime",
+                "BazaarApp", "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,8 @@
+import BazaarAPI
 import BazaarApp
 import BazaarServer
 import BazaarServerRuntime
+import BazaarStorage
 import Foundation
 import Logging
 
@@ -15,6 +17,23 @@ struct InProcessDemoServers: DemoServerFactory {
         logger.logLevel = .error
         return InProcessDemoServer(running: try await BazaarServer.start(configuration: configuration, logger: logger))
     }
+
+    func nameModerator(_ username: String, database: String) async throws {
+        var logger = Logger(label: "bazaar-demo-operator")
+        logger.logLevel = .error
+        let backend = try await StorageEngines.openStore(
+            configuration: BazaarServerConfiguration(sqlitePath: database), logger: logger)
+        let named = try await backend.store.setRole(.moderator, username: username)
+        await backend.close()
+        guard named != nil else { throw DemoOperatorError(username: username) }
+    }
+}
+
+/// The demo's operator could not name a moderator: nobody has the name.
+struct DemoOperatorError: Error, CustomStringConvertible {
+    let username: String
+
+    var description: String { "no user is named \(username)" }
 }
 
 /// A running in-process server, as the demo sees it.

@@ -19,7 +19,10 @@ struct DemoTests {
             "◆ Dana K. Scully offered 200.00 EUR: waiting for your answer (/accept, /decline)",
             "accepted: reserved for Dana K. Scully", "Road bike  €225.00  sold",
             "Dana K. Scully: Exactly as described, and a fair price.", "Ada Lovelace: Friendly and on time.",
-            "Both sign out",
+            "✓ Reported: Message reported: Scam or fraud", "✓ You blocked Eve Offers.",
+            "Eve writes again: refused (403 blocked)", "bazaar-server moderators add cyd",
+            "▶ Eve Offers: Pay me in gift cards", "Resolved: Suspend the user", "Eve's session ended at once",
+            "A moderator acted on your report", "Both sign out",
         ] {
             #expect(outcome.stdout.contains(step), "missing: \(step)")
         }

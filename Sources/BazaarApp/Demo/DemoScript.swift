@@ -156,9 +156,13 @@ struct DemoScript {
         narrator.note("what the seller now sees:")
         narrator.show(MessagesRenderer(me: seller.id).lines(for: sellerView))
 
-        let next = try await DemoDeal(
+        let afterDeal = try await DemoDeal(
             narrator: narrator, buyer: dana, seller: seller, product: bike, conversationID: conversation.id
         ).walk(from: 16)
+        let next = try await DemoTrust(
+            narrator: narrator, victim: dana, server: server.baseURL, folder: folder, database: database,
+            servers: servers
+        ).walk(from: afterDeal)
 
         try await narrator.step(next, "Both sign out")
         for user in [dana, seller] {

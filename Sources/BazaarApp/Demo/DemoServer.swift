@@ -16,4 +16,7 @@ package protocol DemoServer: Sendable {
 package protocol DemoServerFactory: Sendable {
     /// A server on the file at `database` (seeded with demo data when new), listening on `port`.
     func start(database: String, port: Int) async throws -> any DemoServer
+    /// Names `username` a moderator in the database at `database`, as the operator does with
+    /// `bazaar-server moderators add`, beside the server serving it.
+    func nameModerator(_ username: String, database: String) async throws
 }
