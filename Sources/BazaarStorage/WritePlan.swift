@@ -102,7 +102,7 @@ public enum StoredWrite: Sendable, Equatable {
     case saveReport(StoredReport)
     /// Records a moderator's action.
     case recordModeration(StoredModeration)
-    /// Replaces a message's body with ``BazaarAPI/Message/removedBody`` and marks it removed.
+    /// Replaces a message's body with `Message.removedBody` and marks it removed.
     case removeMessage(id: String)
     /// Suspends a user: sign-ins refused from now, their listings hidden from every list, search
     /// and product page, and every session revoked, announced to every replica with the plan.

@@ -105,7 +105,7 @@ public struct AccountService: Sendable {
     /// Deletes the account of `userId`, after checking `password`: every session revoked and
     /// every socket closed on every replica, their listings, photos, saves and blocks gone, and
     /// what others still see of them (conversations, messages, reviews) shown as
-    /// ``BazaarAPI/User/deleted(id:createdAt:)``.
+    /// `User.deleted(id:createdAt:)`.
     ///
     /// - Throws: `403 wrong_password` (counted by the throttle, `429` past it).
     public func delete(_ userId: String, password: String, address: String?) async throws {

@@ -17,7 +17,7 @@ public struct ReportSubject: Sendable, Equatable, Hashable {
 
 /// The report form as typed: the reason (its raw value, as chosen) and the note.
 public struct ReportDraft: Sendable, Equatable {
-    /// One of ``BazaarAPI/ReportReason``'s raw values, or empty before one is chosen.
+    /// One of `ReportReason`'s raw values, or empty before one is chosen.
     public var reason: String
     /// What the reporter adds, 0 to 1000 characters.
     public var note: String
