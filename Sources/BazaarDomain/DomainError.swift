@@ -29,7 +29,7 @@ public enum DomainError: Error, Sendable, Equatable {
     case busy(String, retryAfter: Int)
 
     /// 403 `blocked`: one of the two blocked the other.
-    static let blocked = DomainError.forbidden(
+    package static let blocked = DomainError.forbidden(
         code: "blocked", message: "You cannot do this: one of you has blocked the other.")
 
     /// 400 with this code and message.

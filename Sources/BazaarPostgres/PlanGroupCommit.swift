@@ -126,6 +126,7 @@ extension WritePlan {
         var keys: Set<String> = []
         for write in writes {
             switch write {
+            case .refuseIfBlocked: break  // reads only
             case .claim(let claim): keys.insert("claim:\(claim.owner):\(claim.key)")
             case .appendMessage(let message): keys.insert("conversation:\(message.conversationId)")
             case .notify, .publish: break  // new rows with new ids

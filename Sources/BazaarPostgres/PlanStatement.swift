@@ -58,13 +58,22 @@ struct PlanStatement {
     }
 
     /// Adds the current plan's claim: an insert that returns its row only when nobody holds the
-    /// key, and gates every write of the plan added after it.
+    /// key (and, written `WHERE` ``gate``, only when the plan's guard holds), and gates every write
+    /// of the plan added after it.
     mutating func addClaim(_ insertReturning: String) {
         precondition(!hasClaim, "a plan claims at most one key")
         let name = prefix + "claim"
         append(name, insertReturning)
         hasClaim = true
         gate = "EXISTS (SELECT 1 FROM \(name))"
+    }
+
+    /// Adds a condition every later write of the current plan (its claim included) must meet: the
+    /// plan writes nothing, and says so in its `claimed` flag, when it does not hold. Comes before
+    /// the plan's claim.
+    mutating func addGuard(_ condition: String) {
+        precondition(!hasClaim, "a plan's guard comes before its claim")
+        gate = gate == "TRUE" ? "(\(condition))" : "\(gate) AND (\(condition))"
     }
 
     /// Adds a write (a statement ending in `RETURNING`); returns its name, for later writes of the

@@ -29,13 +29,21 @@ extension PostgresStore {
         } else {
             claimed = try await groupCommit.submit(plan, now: now)
         }
-        guard !claimed, let claim = plan.writes.lazy.compactMap(\.claim).first else { return .applied }
-        // Nothing of this plan was written; the earlier request's result is read now that its claim is committed.
+        guard !claimed else { return .applied }
+        guard let claim = plan.writes.lazy.compactMap(\.claim).first else {
+            // A plan's gate without a claim is its block check alone.
+            return plan.refusedIfBlocked == nil ? .applied : .blocked
+        }
+        // Nothing of this plan was written: its key was taken by an earlier request (whose result
+        // is read now that its claim is committed), or its block check refused it.
         guard
             let taken = try await database.rows(
                 "SELECT message_id FROM idempotency_keys WHERE user_id = \(claim.owner) AND idem_key = \(claim.key)"
             ).first
-        else { throw StoreError.corrupt("a taken idempotency key is missing") }
+        else {
+            if plan.refusedIfBlocked != nil { return .blocked }
+            throw StoreError.corrupt("a taken idempotency key is missing")
+        }
         return .claimTaken(resultId: try taken.decode(String.self))
     }
 
@@ -127,14 +135,24 @@ extension PostgresStore {
     /// ``applyTogether(_:on:)`` and written last, with ``PlanStatement/addEvents(frames:recipients:)``).
     private static func add(_ write: StoredWrite, at nowMillis: Int64, to statement: inout PlanStatement) throws {
         switch write {
+        case .refuseIfBlocked(let first, let second):
+            // In the statement itself: no round trip, and no block can commit between the check
+            // and the writes it guards.
+            let (a, b) = (statement.bind(first), statement.bind(second))
+            statement.addGuard(
+                """
+                NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(a) AND blocked_id = \(b))
+                    OR (blocker_id = \(b) AND blocked_id = \(a)))
+                """)
         case .claim(let claim):
             // The unique key decides a race between replicas: the second insert waits for the
             // first transaction, then inserts nothing, and nothing after it is written.
             statement.addClaim(
                 """
                 INSERT INTO idempotency_keys (user_id, idem_key, message_id, created_at)
-                VALUES (\(statement.bind(claim.owner)), \(statement.bind(claim.key)), \(statement.bind(claim.resultId)), \
-                \(statement.bind(nowMillis)))
+                SELECT \(statement.bind(claim.owner)), \(statement.bind(claim.key)), \(statement.bind(claim.resultId)), \
+                \(statement.bind(nowMillis))
+                WHERE \(statement.gate)
                 ON CONFLICT (user_id, idem_key) DO NOTHING
                 RETURNING message_id
                 """)

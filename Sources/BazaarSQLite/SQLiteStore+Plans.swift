@@ -8,6 +8,13 @@ extension SQLiteStore {
     /// are published once that transaction has committed (this process is the database's only
     /// reader, so nothing can see the rows before the events go).
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
+        // Who is party to no block has no one blocked either way: the check is a set lookup.
+        let plan =
+            if let (first, _) = plan.refusedIfBlocked, !blockParties.mayBeParty(first) {
+                plan.withoutBlockCheck()
+            } else {
+                plan
+            }
         let written: Written
         do {
             let nowMillis = StoredValues.millis(now)
@@ -22,6 +29,8 @@ extension SQLiteStore {
             return .claimTaken(resultId: resultId)
         case .stale:
             return .stale
+        case .blocked:
+            return .blocked
         case .applied(let applied):
             // Committed: the pages held of a conversation gain its message before anyone hears of it.
             for (message, seq) in applied.appended { newestMessages.add(message, at: seq) }
@@ -54,6 +63,8 @@ extension SQLiteStore {
         case claimTaken(String)
         /// The expected product had moved on before the plan wrote anything.
         case stale
+        /// The two users the plan names blocked one another; nothing was written.
+        case blocked
     }
 
     /// The expected product moved on after the plan wrote: thrown to roll its savepoint back.
@@ -71,6 +82,10 @@ extension SQLiteStore {
         var wrote = false
         for write in plan.writes {
             switch write {
+            case .refuseIfBlocked(let first, let second):
+                // First in its plan, so nothing is written yet; writers are serialised, so no
+                // block can commit between this look and the plan's writes.
+                if try isBlocked(db, first, second) { return .blocked }
             case .claim(let claim):
                 // Writers are serialised, so looking before inserting cannot race.
                 if let previous = try String.fetchOne(

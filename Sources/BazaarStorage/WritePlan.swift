@@ -54,6 +54,20 @@ public struct WritePlan: Sendable, Equatable {
             })
     }
 
+    /// The two users whose block refuses the plan, if it names them.
+    public var refusedIfBlocked: (String, String)? {
+        for case .refuseIfBlocked(let first, let second) in writes { return (first, second) }
+        return nil
+    }
+
+    /// The plan without its block check: for a store that knows no block can involve the pair.
+    public func withoutBlockCheck() -> WritePlan {
+        WritePlan(
+            writes.filter {
+                if case .refuseIfBlocked = $0 { false } else { true }
+            })
+    }
+
     /// The product version the plan expects, if it expects one.
     public var expectedProduct: (id: String, version: Int64)? {
         for case .expectProduct(let id, let version) in writes { return (id, version) }
@@ -63,6 +77,10 @@ public struct WritePlan: Sendable, Equatable {
 
 /// One write of a ``WritePlan``: a primitive each engine implements once.
 public enum StoredWrite: Sendable, Equatable {
+    /// Writes nothing of the plan when either of the two users has blocked the other, decided in
+    /// the plan's own transaction (so a block committed first always wins): the store answers
+    /// ``PlanOutcome/blocked``. It comes before the plan's claim and every other write.
+    case refuseIfBlocked(String, String)
     /// Claims an idempotency key for a result. When another plan claimed it first, nothing of
     /// this plan is written and the store answers ``PlanOutcome/claimTaken(resultId:)``.
     case claim(IdempotencyClaim)
@@ -136,6 +154,9 @@ public enum PlanOutcome: Sendable, Equatable {
     /// The product the plan expected had changed (or gone) before the plan could be applied;
     /// nothing was written.
     case stale
+    /// One of the two users the plan's ``StoredWrite/refuseIfBlocked(_:_:)`` names blocked the
+    /// other; nothing was written.
+    case blocked
 }
 
 /// The two members of a conversation.

@@ -45,12 +45,6 @@ public struct MessageService: Sendable {
         guard let recipientId = try await store.conversationMembers(id: conversationId)?.other(than: senderId) else {
             throw DomainError.notFound("The conversation")
         }
-        do {
-            try await BlockRule(store: store).refuse(senderId, recipientId)
-        } catch {
-            quotas.refund(.sendMessage, by: senderId)
-            throw error
-        }
         let now = clock.now()
         let message = Message(
             id: clock.newId(), conversationId: conversationId, senderId: senderId, body: body, createdAt: now)
@@ -58,6 +52,8 @@ public struct MessageService: Sendable {
             id: clock.newId(), type: NotificationType.newMessage, read: false, createdAt: now,
             conversationId: conversationId, messageId: message.id)
         let plan = WritePlan([
+            // Decided in the send's own transaction: no read before it, and no race with a block.
+            .refuseIfBlocked(senderId, recipientId),
             .claim(IdempotencyClaim(owner: senderId, key: key, resultId: message.id)),
             .appendMessage(message),
             .notify(userId: recipientId, notification),
@@ -78,6 +74,9 @@ public struct MessageService: Sendable {
             // A replay of a message already sent is not a new one.
             quotas.refund(.sendMessage, by: senderId)
             return .replayed(previous)
+        case .blocked:
+            quotas.refund(.sendMessage, by: senderId)
+            throw DomainError.blocked
         case .stale:
             // A send expects no product's version, so no store answers this for it.
             throw StoreError.corrupt("a message plan was answered as stale")

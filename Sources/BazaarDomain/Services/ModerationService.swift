@@ -124,8 +124,8 @@ public struct ModerationService: Sendable {
                 return resolved
             case .stale:
                 continue
-            case .claimTaken:
-                throw StoreError.corrupt("a moderation plan claims no key")
+            case .claimTaken, .blocked:
+                throw StoreError.corrupt("a moderation plan claims no key and checks no block")
             }
         }
         throw DomainError.busy("The listing is changing too often to remove it now.", retryAfter: 1)

@@ -88,6 +88,8 @@ public struct OfferService: Sendable {
                 body: "Offered \(offer.amountText)", createdAt: now, kind: .offer, offerId: offer.id)
             var plan = WritePlan([
                 .expectProduct(id: productId, version: record.version),
+                // A block made since the conversation was read still refuses the offer.
+                .refuseIfBlocked(callerId, product.sellerId),
                 .claim(IdempotencyClaim(owner: callerId, key: key, resultId: line.id)),
                 .bumpProduct(id: productId, version: record.version + 1),
             ])
@@ -113,6 +115,9 @@ public struct OfferService: Sendable {
                 return .replayed(replayed)
             case .stale:
                 continue
+            case .blocked:
+                quotas.refund(.sendMessage, by: callerId)
+                throw DomainError.blocked
             }
         }
         throw DomainError.busy("The product is changing too often to make an offer now.", retryAfter: 1)
@@ -175,8 +180,8 @@ public struct OfferService: Sendable {
                 return offer
             case .stale:
                 continue
-            case .claimTaken:
-                throw StoreError.corrupt("a decision on an offer claims no key")
+            case .claimTaken, .blocked:
+                throw StoreError.corrupt("a decision on an offer claims no key and checks no block")
             }
         }
         throw DomainError.busy("The product is changing too often to decide the offer now.", retryAfter: 1)
