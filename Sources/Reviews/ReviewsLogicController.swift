@@ -50,22 +50,27 @@ public actor ReviewsLogicController: ReviewsLogic {
         guard let user else { return .loading }
         var lines: [ReviewLine] = []
         for review in list.items {
-            lines.append(ReviewLine(review: review, author: await author(review.authorId)))
+            lines.append(ReviewLine(review: review, author: await author(of: review)))
         }
         return .presenting(ReviewsContent(user: user, reviews: lines, hasMore: list.hasMore))
     }
 
-    /// The author's profile, read once; a profile that cannot be read is remembered as unknown
-    /// (a network failure is not: the next page asks again).
-    private func author(_ id: String) async -> User? {
+    /// The author's profile, read once. A review's author had an account, so a profile that is
+    /// not found is one deleted since: remembered as the deleted user it now is (the server shows
+    /// no more of it; its creation time is unknown here, and the review's stands in, shown
+    /// nowhere). A network failure is not remembered: the next page asks again.
+    private func author(of review: Review) async -> User? {
+        let id = review.authorId
         if let known = authors[id] { return known }
         do throws(NetworkError) {
             let author = try await network.request(BazaarEndpoints.user(id: id))
             authors[id] = author
             return author
         } catch {
-            if error.statusCode == 404 { authors[id] = .some(nil) }
-            return nil
+            guard error.statusCode == 404 else { return nil }
+            let gone = User.deleted(id: id, createdAt: review.createdAt)
+            authors[id] = gone
+            return gone
         }
     }
 }

@@ -84,4 +84,18 @@ struct ReviewsLogicTests {
             #expect(signedOut.error?.kind == .signedOut)
         }
     }
+
+    @Test("a review whose author deleted their account reads as written by Deleted user")
+    func aDeletedAuthorIsADeletedUser() async throws {
+        try await SessionFixture.with { fixture in
+            let sale = try await Sale.make(fixture)
+            let form = ReviewFormLogicController(session: sale.buyer, productID: sale.product.id)
+            #expect(await form.send(.submit(ReviewDraft(rating: "5", text: "Great"))).content?.written != nil)
+            _ = try await sale.buyer.network.request(BazaarEndpoints.deleteAccount(password: "password123"))
+            let reviews = ReviewsLogicController(network: sale.starter.publicNetwork, userID: sale.seller.user.id)
+            let content = try #require(await reviews.send(.load).content)
+            #expect(content.reviews.map(\.authorName) == ["Deleted user"])
+            #expect(content.reviews.first?.review.text == "Great", "what they wrote stays for the seller")
+        }
+    }
 }
