@@ -56,6 +56,8 @@ struct CLITrustTests {
 
                 let (blocked, _) = try await buyer.json(AccountView.self, ["block", sam.id])
                 #expect(blocked.blocked.map(\.id) == [sam.id] && blocked.notice == "You blocked Sam Seller.")
+                let listed = try await seller.run(["chat"])
+                #expect(listed.stdout.contains("Bea Buyer (blocked)"), "\(listed.stdout)")
                 let refused = try await seller.run(["chat", "send", conversation.id, "hello?"])
                 #expect(refused.exitCode == 1, "\(refused.stderr)")
                 #expect(refused.stderr.contains("blocked"), "\(refused.stderr)")

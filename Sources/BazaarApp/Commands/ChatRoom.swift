@@ -37,6 +37,13 @@ actor ChatRoom {
         let content = try await output.loading("Opening the conversation") { await logic.send(.load) }.content()
         output.write(renderer.lines(for: content))
         printed = Set(content.messages.map(\.id))
+        if content.conversation.blocked {
+            output.write(
+                "You cannot write here: one of you blocked the other ('bazaar account' lists whom you blocked)."
+                    .consoleText(.warning))
+        } else if content.conversation.otherUser.isDeleted {
+            output.write("This person deleted their account: nothing more can be sent here.".consoleText(.warning))
+        }
         output.write(
             "Type a message and press Enter; /older for earlier messages, /quit to leave.".consoleText(.muted))
         if offers != nil {

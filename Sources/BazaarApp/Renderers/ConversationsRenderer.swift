@@ -21,7 +21,8 @@ struct ConversationsRenderer {
             rows: content.conversations.map { conversation in
                 [
                     KnownIDs.short(conversation.id).consoleText(.muted),
-                    conversation.otherUser.displayName.consoleText(),
+                    conversation.otherUser.displayName.consoleText()
+                        + (conversation.blocked ? " (blocked)".consoleText(.warning) : ""),
                     (conversation.product?.title ?? "—").consoleText(),
                     (conversation.lastMessage?.body ?? "").replacingOccurrences(of: "\n", with: " ").consoleText(),
                     conversation.unreadCount > 0
