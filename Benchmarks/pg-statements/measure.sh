@@ -56,7 +56,7 @@ for tool in curl python3; do
 done
 [ -x "$PGBIN/psql" ] || { echo "measure: $PGBIN/psql not found (apt-get install -y postgresql-15)" >&2; exit 69; }
 # Read once into a variable: `grep -q` on a pipe may close it early, and pipefail then fails the line.
-SERVER_HELP="$("$SERVER_BIN" --help 2>&1 || true)"
+SERVER_HELP="$("$SERVER_BIN" serve --help 2>&1 || true)"
 grep -q -- '--postgres' <<<"$SERVER_HELP" || { echo "measure: $SERVER_BIN has no --postgres" >&2; exit 64; }
 
 # --- a throwaway cluster, the server, and their removal ------------------------------------------
