@@ -179,6 +179,11 @@ struct ModerationTests {
             let reported = scene.messages[1]
             let report = try await scene.report(.message, reported.id, client).decode(Report.self)
             expectError(try await scene.resolve(report, .removeProduct, client), 422, code: "invalid_action")
+            let longNote = try await client.post(
+                APIRoutes.resolveReport.path(report.id),
+                ResolveReportRequest(action: .removeMessage, note: String(repeating: "x", count: 1001)),
+                token: scene.moderator.tokens.accessToken)
+            expectError(longNote, 422, code: "invalid_field")
             expectStatus(try await scene.resolve(report, .removeMessage, client), 200)
             for member in [scene.reporter, scene.offender] {
                 let lines = try await client.timeline(scene.conversation, as: member)

@@ -225,3 +225,31 @@ struct EditQuotaTests {
         }
     }
 }
+
+@Suite("Quotas on reports and exports")
+struct TrustQuotaTests {
+    @Test(
+        "reports and account exports each have a quota per user: over it 429 with Retry-After; a repeat of an open report costs none"
+    )
+    func reportsAndExportsAreCounted() async throws {
+        try await BazaarTestHarness.withServer(configuring: {
+            $0.quotas = QuotaPolicy(reportsPerMinute: 2, exportsPerMinute: 1)
+        }) { client in
+            let ada = try await client.register("ada")
+            let token = ada.tokens.accessToken
+            var targets: [User] = []
+            for name in ["bob", "cyd", "dee"] { targets.append(try await client.register(name).user) }
+            func report(_ user: User) async throws -> TestResponse {
+                try await client.post(
+                    APIRoutes.createReport.template,
+                    CreateReportRequest(subjectType: .user, subjectId: user.id, reason: .spam), token: token)
+            }
+            expectStatus(try await report(targets[0]), 201)
+            expectStatus(try await report(targets[0]), 200)  // the open one again: no new report, no charge
+            expectStatus(try await report(targets[1]), 201)
+            expectRateLimited(try await report(targets[2]))
+            expectStatus(try await client.get(APIRoutes.exportAccount.template, token: token), 200)
+            expectRateLimited(try await client.get(APIRoutes.exportAccount.template, token: token))
+        }
+    }
+}
