@@ -151,6 +151,11 @@ let package = Package(
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
             swiftSettings: strict
         ),
+        // MARK: Images (the server's photo pipeline, on libvips)
+        .systemLibrary(
+            name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "VipsShim", dependencies: ["CVips"], path: "Sources/VipsShim"),
+        .target(name: "BazaarImages", dependencies: ["VipsShim"], swiftSettings: strict),
         .target(
             name: "Account",
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],
@@ -481,6 +486,8 @@ let package = Package(
             dependencies: ["Reviews", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "BazaarImagesTests", dependencies: ["BazaarImages"], swiftSettings: strict),
         .testTarget(
             name: "AccountTests",
             dependencies: ["Account", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],

@@ -7,5 +7,7 @@ cd "$(dirname "$0")/.."
 TMPDIR="$(mktemp -d "$(scripts/memory-folder.sh)/bazaar-test-XXXXXX")"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
+# libvips for the photo pipeline, when it is missing.
+scripts/install-image-library.sh
 scripts/with-postgres.sh swift test
 scripts/browser-tests.sh

@@ -1,0 +1,144 @@
+import BazaarImages
+import Foundation
+import Testing
+
+@Suite("The photo pipeline (libvips)")
+struct ImagePipelineTests {
+    let pipeline: ImagePipeline
+
+    init() throws {
+        pipeline = try ImagePipeline()
+    }
+
+    @Test("a JPEG with GPS in its EXIF and an XMP packet comes back at every size with no metadata block")
+    func everySizeIsStripped() throws {
+        let photo = try JPEGMetadata.inserting(
+            exif: JPEGMetadata.exif(orientation: 1, description: "HOME-AT-48.8584N-2.2945E"),
+            xmp: "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">SECRET-XMP-PACKET</x:xmpmeta>",
+            into: pipeline.picture(width: 1200, height: 800))
+        #expect(photo.range(of: Data("HOME-AT-48.8584N".utf8)) != nil, "the test's photo carries its metadata")
+        #expect(photo.range(of: Data("SECRET-XMP-PACKET".utf8)) != nil)
+        for (size, image) in try pipeline.sizes(of: photo) {
+            for marker in ["Exif", "HOME-AT-48.8584N", "SECRET-XMP-PACKET", "http://ns.adobe.com/xap"] {
+                #expect(image.data.range(of: Data(marker.utf8)) == nil, "\(size) still holds \(marker)")
+            }
+            #expect(!JPEGMetadata.segments(of: image.data).contains(0xE1), "\(size) has an APP1 segment")
+            #expect(try pipeline.header(of: image.data).orientation == 1)
+        }
+    }
+
+    @Test("EXIF orientation 6 of a 400×200 image is served 200×400, at every size")
+    func orientationIsApplied() throws {
+        let photo = try JPEGMetadata.inserting(
+            exif: JPEGMetadata.exif(orientation: 6, description: "turned"), xmp: nil,
+            into: pipeline.picture(width: 400, height: 200))
+        #expect(try pipeline.header(of: photo).orientation == 6)
+        let sizes = try pipeline.sizes(of: photo)
+        #expect(sizes[.full]?.width == 200 && sizes[.full]?.height == 400)
+        #expect(sizes[.medium]?.width == 200 && sizes[.medium]?.height == 400, "never enlarged")
+        #expect(sizes[.thumb]?.width == 120 && sizes[.thumb]?.height == 240)
+    }
+
+    @Test("each size has its stated dimensions: the longest side 240, 960 and at most 2048, the shape kept")
+    func sizesHaveTheirDimensions() throws {
+        let sizes = try pipeline.sizes(of: pipeline.picture(width: 3000, height: 2000))
+        #expect(sizes[.thumb].map { [$0.width, $0.height] } == [240, 160])
+        #expect(sizes[.medium].map { [$0.width, $0.height] } == [960, 640])
+        #expect(sizes[.full].map { [$0.width, $0.height] } == [2048, 1365])
+        #expect(sizes.values.allSatisfy { $0.mediaType == "image/jpeg" })
+        let png = try pipeline.sizes(of: pipeline.picture(width: 300, height: 500, format: .png))
+        #expect(png[.thumb].map { [$0.width, $0.height] } == [144, 240])
+        #expect(png[.full].map { [$0.width, $0.height] } == [300, 500], "a small photo stays its size")
+    }
+
+    @Test("a PNG declaring 50 000 × 50 000 is refused from its header, before a pixel is decoded")
+    func tooManyPixelsIsRefusedFromTheHeader() throws {
+        let bomb = PNGHeader.declaring(width: 50_000, height: 50_000)
+        let started = ContinuousClock.now
+        #expect(throws: ImageError.tooLarge(width: 50_000, height: 50_000)) { try pipeline.sizes(of: bomb) }
+        #expect(ContinuousClock.now - started < .seconds(1), "refused at once")
+        #expect(throws: ImageError.tooLarge(width: 40_001, height: 1_000)) {
+            try pipeline.header(of: PNGHeader.declaring(width: 40_001, height: 1_000))
+        }
+    }
+
+    @Test(
+        "what is not a JPEG, PNG or WebP image is refused, also when it names itself one",
+        arguments: [
+            ("text", Data("just some text, named photo.jpg".utf8)),
+            ("svg", Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8)),
+            ("truncated jpeg", Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10])),
+            ("empty", Data()),
+        ])
+    func notAnImageIsRefused(name: String, data: Data) {
+        #expect(throws: ImageError.self, "\(name)") { try pipeline.sizes(of: data) }
+    }
+}
+
+/// Builds the metadata blocks a camera writes, by hand, into a JPEG.
+enum JPEGMetadata {
+    /// A big-endian TIFF/EXIF block with the orientation, an image description and a GPS IFD
+    /// holding a latitude reference.
+    static func exif(orientation: UInt16, description: String) -> Data {
+        var text = Array(description.utf8) + [0]
+        if text.count % 2 == 1 { text.append(0) }
+        var tiff = Data("MM".utf8) + be16(42) + be32(8)
+        // IFD0: three entries, then the next-IFD offset; the description and the GPS IFD follow it.
+        let ifd0Size = 2 + 3 * 12 + 4
+        let descriptionOffset = 8 + ifd0Size
+        let gpsOffset = descriptionOffset + text.count
+        tiff += be16(3)
+        tiff += be16(0x010E) + be16(2) + be32(UInt32(text.count)) + be32(UInt32(descriptionOffset))
+        tiff += be16(0x0112) + be16(3) + be32(1) + be16(orientation) + be16(0)
+        tiff += be16(0x8825) + be16(4) + be32(1) + be32(UInt32(gpsOffset))
+        tiff += be32(0)
+        tiff += Data(text)
+        tiff += be16(1) + be16(0x0001) + be16(2) + be32(2) + Data("N".utf8) + Data([0, 0, 0]) + be32(0)
+        return Data("Exif".utf8) + Data([0, 0]) + tiff
+    }
+
+    /// `jpeg` with an APP1 EXIF segment and an APP1 XMP segment right after its start marker.
+    static func inserting(exif: Data, xmp: String?, into jpeg: Data) -> Data {
+        var segments = segment(0xE1, exif)
+        if let xmp { segments += segment(0xE1, Data("http://ns.adobe.com/xap/1.0/".utf8) + Data([0]) + Data(xmp.utf8)) }
+        return jpeg.prefix(2) + segments + jpeg.dropFirst(2)
+    }
+
+    /// The markers of the segments before the image data.
+    static func segments(of jpeg: Data) -> [UInt8] {
+        let bytes = [UInt8](jpeg)
+        var markers: [UInt8] = []
+        var index = 2
+        while index + 4 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] != 0xDA {
+            markers.append(bytes[index + 1])
+            index += 2 + Int(bytes[index + 2]) << 8 + Int(bytes[index + 3])
+        }
+        return markers
+    }
+
+    private static func segment(_ marker: UInt8, _ payload: Data) -> Data {
+        Data([0xFF, marker]) + be16(UInt16(payload.count + 2)) + payload
+    }
+
+    static func be16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
+    static func be32(_ value: UInt32) -> Data { be16(UInt16(value >> 16)) + be16(UInt16(value & 0xFFFF)) }
+}
+
+/// A PNG that is only its signature and header: what a decompression bomb shows before its data.
+enum PNGHeader {
+    static func declaring(width: UInt32, height: UInt32) -> Data {
+        let header = Data("IHDR".utf8) + JPEGMetadata.be32(width) + JPEGMetadata.be32(height) + Data([8, 2, 0, 0, 0])
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + JPEGMetadata.be32(13) + header
+            + JPEGMetadata.be32(crc32(header)) + JPEGMetadata.be32(0) + Data("IDAT".utf8)
+            + JPEGMetadata.be32(crc32(Data("IDAT".utf8)))
+    }
+
+    static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
