@@ -5,10 +5,21 @@ import PostgresNIO
 extension PostgresStore {
     /// Starts a session with its first refresh token hash.
     public func createSession(
-        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
-    ) async throws {
+        id: String, userId: String, passwordHash: String, refreshTokenHash: String, expiresAt: Date,
+        userAgent: String?, now: Date
+    ) async throws -> Bool {
         let nowMillis = StoredValues.millis(now)
-        try await database.withTransaction { transaction in
+        return try await database.withTransaction { transaction in
+            // The user's row shared-locked: a suspension, erasure or password change (each
+            // updates the row first) waits for this transaction, then revokes the session it
+            // made; one that came first is seen here, after its commit, and no session is made.
+            let standing = try await transaction.rows(
+                """
+                SELECT 1 FROM users
+                WHERE id = \(userId) AND suspended_at IS NULL AND deleted_at IS NULL AND password_hash = \(passwordHash)
+                FOR SHARE
+                """)
+            guard !standing.isEmpty else { return false }
             try await transaction.rows(
                 """
                 INSERT INTO sessions (id, user_id, created_at, revoked_at, last_used_at, user_agent)
@@ -19,6 +30,7 @@ extension PostgresStore {
                 INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at)
                 VALUES (\(refreshTokenHash), \(id), \(nowMillis), \(StoredValues.millis(expiresAt)), NULL)
                 """)
+            return true
         }
     }
 

@@ -5,9 +5,21 @@ import GRDB
 extension SQLiteStore {
     /// Starts a session with its first refresh token hash.
     public func createSession(
-        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
-    ) async throws {
+        id: String, userId: String, passwordHash: String, refreshTokenHash: String, expiresAt: Date,
+        userAgent: String?, now: Date
+    ) async throws -> Bool {
         try await writer.write { db in
+            // Writers are serialised: no suspension, erasure or password change can commit
+            // between this look and the inserts.
+            guard
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT 1 FROM users
+                            WHERE id = ? AND suspended_at IS NULL AND deleted_at IS NULL AND password_hash = ?
+                            """),
+                    arguments: [userId, passwordHash]) != nil
+            else { return false }
             try db.run(
                 sql: """
                     INSERT INTO sessions (id, user_id, created_at, revoked_at, last_used_at, user_agent)
@@ -18,6 +30,7 @@ extension SQLiteStore {
                 sql:
                     "INSERT INTO refresh_tokens (token_hash, session_id, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)",
                 arguments: [refreshTokenHash, id, StoredValues.millis(now), StoredValues.millis(expiresAt)])
+            return true
         }
     }
 

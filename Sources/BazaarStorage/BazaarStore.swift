@@ -31,10 +31,15 @@ public protocol BazaarStore: Sendable {
     // MARK: Sessions and refresh tokens
 
     /// Starts a session with its first refresh token (stored only as a hash), signed in with
-    /// `userAgent` (as the server checked and cut it).
+    /// `userAgent` (as the server checked and cut it), only while the account is in good standing
+    /// (neither suspended nor deleted) and its password hash is still `passwordHash`, the one the
+    /// sign-in checked. Decided under the user's row lock: a suspension, an erasure or a password
+    /// change that commits first leaves no session behind, and one that commits after revokes it.
+    /// Returns whether the session started.
     func createSession(
-        id: String, userId: String, refreshTokenHash: String, expiresAt: Date, userAgent: String?, now: Date
-    ) async throws
+        id: String, userId: String, passwordHash: String, refreshTokenHash: String, expiresAt: Date,
+        userAgent: String?, now: Date
+    ) async throws -> Bool
     /// Spends a refresh token and stores its successor, detecting reuse (see ``RefreshOutcome``
     /// and ``RefreshRotation``). A reuse
     /// revokes the session, and the revocation is announced as by ``revokeSession(id:now:)``.

@@ -29,7 +29,7 @@ struct AuthRoutes: RouteGroup {
         let record = try await deps.services.accounts.register(
             username: body.username, password: body.password, displayName: body.displayName)
         deps.logger.info("registered user", metadata: ["user.id": "\(record.user.id)"])
-        let tokens = try await startSession(userId: record.user.id, request: request)
+        let tokens = try await startSession(for: record, request: request)
         return try JSONResponse.make(AuthResponse(user: record.me, tokens: tokens), status: .created)
     }
 
@@ -39,7 +39,7 @@ struct AuthRoutes: RouteGroup {
         if let address { try deps.quotas.charge(.signIn, by: address) }
         let record = try await deps.services.accounts.signIn(
             username: body.username, password: body.password, address: address)
-        let tokens = try await startSession(userId: record.user.id, request: request)
+        let tokens = try await startSession(for: record, request: request)
         return try JSONResponse.make(AuthResponse(user: record.me, tokens: tokens))
     }
 
@@ -89,15 +89,26 @@ struct AuthRoutes: RouteGroup {
             Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt))
     }
 
-    /// A new session, named by the request's `User-Agent`: its first refresh token (stored
-    /// hashed) and an access token.
-    func startSession(userId: String, request: Request) async throws -> Tokens {
+    /// A new session for the account `record` (as its password was just checked), named by the
+    /// request's `User-Agent`: its first refresh token (stored hashed) and an access token. When
+    /// the account was suspended, deleted or given a new password since it was read, no session
+    /// starts, and the answer is the one signing in again would get.
+    func startSession(for record: UserRecord, request: Request) async throws -> Tokens {
+        let userId = record.user.id
         let sessionId = deps.newId()
         let refreshToken = deps.tokens.newRefreshToken()
-        try await deps.store.createSession(
-            id: sessionId, userId: userId, refreshTokenHash: deps.tokens.hashRefreshToken(refreshToken),
-            expiresAt: deps.tokens.refreshExpiry(),
+        let started = try await deps.store.createSession(
+            id: sessionId, userId: userId, passwordHash: record.passwordHash,
+            refreshTokenHash: deps.tokens.hashRefreshToken(refreshToken), expiresAt: deps.tokens.refreshExpiry(),
             userAgent: SessionService.userAgent(request.headers[.userAgent]), now: deps.now())
+        guard started else {
+            if try await deps.store.user(id: userId)?.suspendedAt != nil {
+                throw APIError(
+                    status: .forbidden, code: "account_suspended",
+                    message: "This account is suspended by the moderators.")
+            }
+            throw APIError.unauthorized("invalid_credentials", "The username or password is wrong.")
+        }
         let access = try await deps.tokens.accessToken(userId: userId, sessionId: sessionId)
         return Tokens(accessToken: access.token, refreshToken: refreshToken, expiresAt: access.expiresAt)
     }

@@ -113,8 +113,9 @@ struct PlanEventsTests {
             let ada = try await StoreFixtures(store).user("ada")
             let now = Date()
             for (session, token) in [("phone", "t-phone"), ("laptop", "t-laptop")] {
-                try await store.createSession(
-                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + 3600, userAgent: nil,
+                _ = try await store.createSession(
+                    id: session, userId: ada.id, passwordHash: "hash", refreshTokenHash: token, expiresAt: now + 3600,
+                    userAgent: nil,
                     now: now)
             }
             try await store.revokeSession(id: "phone", now: now)

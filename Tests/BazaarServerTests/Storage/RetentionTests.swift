@@ -27,8 +27,9 @@ struct RetentionTests {
             let now = fixtures.now
             // A session revoked at once; one whose token is spent (its successor alive); one live.
             for (session, token) in [("revoked", "t-revoked"), ("rotated", "t-old"), ("live", "t-live")] {
-                try await store.createSession(
-                    id: session, userId: ada.id, refreshTokenHash: token, expiresAt: now + .days(60), userAgent: nil,
+                _ = try await store.createSession(
+                    id: session, userId: ada.id, passwordHash: "hash", refreshTokenHash: token,
+                    expiresAt: now + .days(60), userAgent: nil,
                     now: now)
             }
             try await store.revokeSession(id: "revoked", now: now)

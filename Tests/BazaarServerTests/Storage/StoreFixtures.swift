@@ -47,8 +47,9 @@ struct StoreFixtures {
     /// (hash) lives a minute from `now`.
     func session(_ id: String, refreshTokenHash: String, username: String = "ada") async throws -> User {
         let ada = try await user(username)
-        try await store.createSession(
-            id: id, userId: ada.id, refreshTokenHash: refreshTokenHash, expiresAt: now + 60, userAgent: nil, now: now)
+        _ = try await store.createSession(
+            id: id, userId: ada.id, passwordHash: "hash", refreshTokenHash: refreshTokenHash, expiresAt: now + 60,
+            userAgent: nil, now: now)
         return ada
     }
 
