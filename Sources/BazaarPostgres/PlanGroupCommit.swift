@@ -140,6 +140,7 @@ extension WritePlan {
             case .saveReview(let review): keys.insert("user:\(review.subjectId)")
             case .saveReport(let stored): keys.insert("report:\(stored.report.id)")
             case .recordModeration: break  // a new row with a new id
+            case .expectReportOpen(let id): keys.insert("report:\(id)")
             case .removeMessage(let id): keys.insert("message:\(id)")
             case .suspendUser(let id): keys.insert("user:\(id)")
             }

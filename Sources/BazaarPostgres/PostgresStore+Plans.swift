@@ -64,6 +64,11 @@ extension PostgresStore {
                     "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
                 guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
             }
+            if let reportId = plan.expectedOpenReport {
+                // Two moderators resolving one report at once: the second waits here, then finds it resolved.
+                let rows = try await transaction.rows("SELECT status FROM reports WHERE id = \(reportId) FOR UPDATE")
+                guard try rows.first?.decode(String.self) == ReportStatus.open.rawValue else { return nil }
+            }
             let apart = plan.writes.filter(\.runsApart)
             var statement = PlanStatement()
             try Self.add(WritePlan(plan.writes.filter { !$0.runsApart }), now: now, to: &statement)
@@ -200,8 +205,8 @@ extension PostgresStore {
                 """)
         case .publish:
             break  // written last, by add(_:now:to:)
-        case .expectProduct:
-            break  // checked under the row lock before the statement, by applyGuarded
+        case .expectProduct, .expectReportOpen:
+            break  // checked under the row lock before the statement, by applyApart
         case .saveProduct(let record):
             let product = record.product
             // Written only with the search vectors of the text it now has.

@@ -67,7 +67,8 @@ extension SQLiteStore {
         case blocked
     }
 
-    /// The expected product moved on after the plan wrote: thrown to roll its savepoint back.
+    /// What the plan expected (a product's version, an open report) moved on after the plan
+    /// wrote: thrown to roll its savepoint back.
     private struct ProductMoved: Error {}
 
     /// A claim found taken after the plan wrote: thrown to roll the plan's savepoint back.
@@ -201,6 +202,13 @@ extension SQLiteStore {
                 try db.run(sql: "UPDATE conversations SET product_id = NULL WHERE product_id = ?", arguments: [id])
                 try db.run(sql: "DELETE FROM product_photos WHERE product_id = ?", arguments: [id])
                 try db.run(sql: "DELETE FROM products WHERE id = ?", arguments: [id])
+            case .expectReportOpen(let id):
+                let status = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT status FROM reports WHERE id = ?"), arguments: [id])
+                if status != ReportStatus.open.rawValue {
+                    if wrote { throw ProductMoved() }
+                    return .stale
+                }
             case .saveReport(let stored):
                 wrote = true
                 try saveReport(stored, into: db)

@@ -54,6 +54,12 @@ public struct WritePlan: Sendable, Equatable {
             })
     }
 
+    /// The report the plan expects to be open, if it expects one.
+    public var expectedOpenReport: String? {
+        for case .expectReportOpen(let id) in writes { return id }
+        return nil
+    }
+
     /// The two users whose block refuses the plan, if it names them.
     public var refusedIfBlocked: (String, String)? {
         for case .refuseIfBlocked(let first, let second) in writes { return (first, second) }
@@ -120,6 +126,10 @@ public enum StoredWrite: Sendable, Equatable {
     case saveReport(StoredReport)
     /// Records a moderator's action.
     case recordModeration(StoredModeration)
+    /// Requires the report to be open still, checked under its row lock before anything is
+    /// written: when another moderator resolved it first, nothing of this plan is written and the
+    /// store answers ``PlanOutcome/stale``. A plan expects at most one report, first.
+    case expectReportOpen(id: String)
     /// Replaces a message's body with `Message.removedBody` and marks it removed.
     case removeMessage(id: String)
     /// Suspends a user: sign-ins refused from now, their listings hidden from every list, search

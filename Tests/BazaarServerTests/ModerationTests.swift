@@ -258,4 +258,34 @@ struct ModerationTests {
             expectError(try await scene.resolve(selfReport, .suspendUser, client), 422, code: "invalid_action")
         }
     }
+
+    @Test(
+        "two moderators resolving one report at once: one action is taken, the other is 409 report_resolved",
+        arguments: StorageKind.available)
+    func aReportIsResolvedOnceEvenAtOnce(storage: StorageKind) async throws {
+        try await Self.withScene(on: storage) { client, scene, configuration in
+            let second = try await client.register("max")
+            try await configuration.nameModerator("max")
+            for round in 0..<5 {
+                let target = try await client.register("spam\(round)")
+                let report = try await client.post(
+                    APIRoutes.createReport.template,
+                    CreateReportRequest(subjectType: .user, subjectId: target.user.id, reason: .spam),
+                    token: scene.reporter.tokens.accessToken
+                ).decode(Report.self)
+                async let first = scene.resolve(report, .dismiss, client)
+                async let other = client.post(
+                    APIRoutes.resolveReport.path(report.id), ResolveReportRequest(action: .suspendUser),
+                    token: second.tokens.accessToken)
+                let (a, b) = try await (first, other)
+                #expect([a.status, b.status].sorted() == [200, 409], "round \(round): \(a.text) \(b.text)")
+                let loser = a.status == 409 ? a : b
+                #expect(loser.errorCode == "report_resolved")
+                // What was done is what the winner did, and the suspension happened only if it won.
+                let suspended = try await client.post(
+                    APIRoutes.login.template, LoginRequest(username: "spam\(round)", password: "password123"))
+                #expect((suspended.status == 403) == (b.status == 200), "round \(round)")
+            }
+        }
+    }
 }

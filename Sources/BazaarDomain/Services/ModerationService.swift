@@ -74,7 +74,8 @@ public struct ModerationService: Sendable {
             }
             let subject = stored.report
             let now = clock.now()
-            var plan = WritePlan()
+            // Resolved once: another moderator's resolution that commits first makes this one stale.
+            var plan = WritePlan([.expectReportOpen(id: reportId)])
             switch action {
             case .dismiss:
                 break
@@ -83,9 +84,16 @@ public struct ModerationService: Sendable {
                 // Already gone (its seller took it down): the report is resolved all the same.
                 if let record = try await store.productRecord(id: subject.subjectId) {
                     plan.append(.expectProduct(id: record.product.id, version: record.version))
+                    // The declines speak for the seller: nothing of them crosses a block of theirs.
+                    var declines = WritePlan()
                     timeline.decline(
                         try await store.openOffers(productId: record.product.id), seller: record.product.sellerId,
-                        at: now, to: &plan)
+                        at: now, to: &declines)
+                    for write in try await BlockRule(store: store).shielding(declines, actor: record.product.sellerId)
+                        .writes
+                    {
+                        plan.append(write)
+                    }
                     plan.append(.deleteProduct(id: record.product.id))
                 }
             case .removeMessage:
