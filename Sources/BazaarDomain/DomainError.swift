@@ -28,9 +28,10 @@ public enum DomainError: Error, Sendable, Equatable {
     /// try again. Nothing was done.
     case busy(String, retryAfter: Int)
 
-    /// 403 `blocked`: one of the two blocked the other.
+    /// 403 `blocked`: one of the two blocked the other (or, for a message, the other deleted
+    /// their account).
     package static let blocked = DomainError.forbidden(
-        code: "blocked", message: "You cannot do this: one of you has blocked the other.")
+        code: "blocked", message: "You cannot do this: one of you has blocked the other, or their account is gone.")
 
     /// 400 with this code and message.
     static func badRequest(_ code: String, _ message: String) -> DomainError {

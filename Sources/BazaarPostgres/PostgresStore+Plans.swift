@@ -148,6 +148,7 @@ extension PostgresStore {
                 """
                 NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(a) AND blocked_id = \(b))
                     OR (blocker_id = \(b) AND blocked_id = \(a)))
+                AND NOT EXISTS (SELECT 1 FROM users WHERE id = \(b) AND deleted_at IS NOT NULL)
                 """)
         case .claim(let claim):
             // The unique key decides a race between replicas: the second insert waits for the

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Everyone a ``SQLiteStore`` knows to be party to a block (blocker or blocked), so the block
-/// check of every message send is a set lookup for the many users who never blocked anyone nor
-/// were blocked, instead of a read on GRDB's reader queue before each send's write.
+/// Everyone a ``SQLiteStore`` knows to be party to a block (blocker or blocked), or to have
+/// deleted their account, so the check of every message send (``StoredWrite/refuseIfBlocked(_:_:)``)
+/// is a set lookup for the many users with nothing between them, instead of a read in each send's
+/// write.
 ///
 /// Exact in the direction that matters: the store adds both parties before it writes a block
 /// (so no check can miss a committed block), and never removes anyone (a user whose blocks all
@@ -11,7 +12,7 @@ import Synchronization
 final class BlockPartiesMemo: Sendable {
     private let parties: Mutex<Set<String>>
 
-    /// A memo of `parties`, as read from the blocks table when the store opened.
+    /// A memo of `parties`, as read from the blocks and users tables when the store opened.
     init(parties: Set<String>) {
         self.parties = Mutex(parties)
     }

@@ -18,6 +18,8 @@ extension SQLiteStore {
     /// the erased bio, name or photos afterwards.
     public func eraseAccount(userId: String, now: Date) async throws {
         let nowMillis = StoredValues.millis(now)
+        // Before the write, as for a block: a send to them is checked from now on, and refused.
+        blockParties.add(userId, userId)
         let revoked = try await writer.write { db -> [String] in
             let revoked = try Self.revokeSessions(of: userId, except: nil, at: nowMillis, in: db)
             try db.run(

@@ -8,9 +8,11 @@ extension SQLiteStore {
     /// are published once that transaction has committed (this process is the database's only
     /// reader, so nothing can see the rows before the events go).
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
-        // Who is party to no block has no one blocked either way: the check is a set lookup.
+        // Two who are party to no block (nor gone) have nothing between them: the check is a set lookup.
         let plan =
-            if let (first, _) = plan.refusedIfBlocked, !blockParties.mayBeParty(first) {
+            if let (first, second) = plan.refusedIfBlocked, !blockParties.mayBeParty(first),
+                !blockParties.mayBeParty(second)
+            {
                 plan.withoutBlockCheck()
             } else {
                 plan
@@ -86,7 +88,7 @@ extension SQLiteStore {
             case .refuseIfBlocked(let first, let second):
                 // First in its plan, so nothing is written yet; writers are serialised, so no
                 // block can commit between this look and the plan's writes.
-                if try isBlocked(db, first, second) { return .blocked }
+                if try isClosed(db, first, second) { return .blocked }
             case .claim(let claim):
                 // Writers are serialised, so looking before inserting cannot race.
                 if let previous = try String.fetchOne(

@@ -64,6 +64,15 @@ extension SQLiteStore {
             arguments: [first, second, second, first]) ?? false
     }
 
+    /// Whether a plan's ``StoredWrite/refuseIfBlocked(_:_:)`` refuses it: a block between the two,
+    /// or the second's account deleted.
+    static func isClosed(_ db: Database, _ first: String, _ second: String) throws -> Bool {
+        if try isBlocked(db, first, second) { return true }
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT 1 FROM users WHERE id = ? AND deleted_at IS NOT NULL"), arguments: [second])
+            != nil
+    }
+
     // MARK: Reports
 
     public func report(id: String) async throws -> StoredReport? {

@@ -51,7 +51,13 @@ public struct SQLiteStore: BazaarStore {
         try SQLiteMigrations.migrator.migrate(pool)
         blockParties = BlockPartiesMemo(
             parties: try pool.read { db in
-                Set(try String.fetchAll(db, sql: "SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks"))
+                Set(
+                    try String.fetchAll(
+                        db,
+                        sql: """
+                            SELECT blocker_id FROM blocks UNION SELECT blocked_id FROM blocks
+                            UNION SELECT id FROM users WHERE deleted_at IS NOT NULL
+                            """))
             })
         writer = GroupCommitWriter(pool: pool, maxBatch: maxBatch)
     }

@@ -83,9 +83,10 @@ public struct WritePlan: Sendable, Equatable {
 
 /// One write of a ``WritePlan``: a primitive each engine implements once.
 public enum StoredWrite: Sendable, Equatable {
-    /// Writes nothing of the plan when either of the two users has blocked the other, decided in
-    /// the plan's own transaction (so a block committed first always wins): the store answers
-    /// ``PlanOutcome/blocked``. It comes before the plan's claim and every other write.
+    /// Writes nothing of the plan when either of the two users has blocked the other, or the
+    /// second (the one written to) deleted their account, decided in the plan's own transaction
+    /// (so a block committed first always wins): the store answers ``PlanOutcome/blocked``. It
+    /// comes before the plan's claim and every other write.
     case refuseIfBlocked(String, String)
     /// Claims an idempotency key for a result. When another plan claimed it first, nothing of
     /// this plan is written and the store answers ``PlanOutcome/claimTaken(resultId:)``.

@@ -204,6 +204,10 @@ struct AccountTests {
             #expect(conversation.otherUser == .deleted(id: seller.user.id, createdAt: seller.user.createdAt))
             #expect(conversation.product == nil)
             #expect(try await client.timeline(deal.conversation, as: buyer).contains(said))
+            // Nothing more is written to who is gone (no notification rows for an erased account).
+            expectError(
+                try await client.sendMessage("Still there?", in: deal.conversation.id, token: buyer.tokens.accessToken),
+                403, code: "blocked")
             let register = try await client.post(
                 APIRoutes.register.template,
                 RegisterRequest(username: seller.user.username, password: "password123", displayName: "Again"))
