@@ -86,7 +86,8 @@ public enum StoredWrite: Sendable, Equatable {
     /// Writes nothing of the plan when either of the two users has blocked the other, or the
     /// second (the one written to) deleted their account, decided in the plan's own transaction
     /// (so a block committed first always wins): the store answers ``PlanOutcome/blocked``. It
-    /// comes before the plan's claim and every other write.
+    /// comes before the plan's claim and every other write (after an expectation), and never in a
+    /// plan that takes a product down or suspends someone (those run as statements apart).
     case refuseIfBlocked(String, String)
     /// Claims an idempotency key for a result. When another plan claimed it first, nothing of
     /// this plan is written and the store answers ``PlanOutcome/claimTaken(resultId:)``.

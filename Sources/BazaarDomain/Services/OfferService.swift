@@ -138,9 +138,6 @@ public struct OfferService: Sendable {
             if decision == .accept, offer.status != .accepted, record.product.status != .available {
                 throw Self.unavailable
             }
-            // A deal is not made with someone blocked; a decline or a withdrawal still closes
-            // the offer, told to no one across the block.
-            if decision == .accept { try await blocks.refuse(sellerId, offer.buyerId) }
             guard offer.status == .open else {
                 throw DomainError.conflict(code: "offer_closed", message: "The offer was decided already.")
             }
@@ -149,6 +146,9 @@ public struct OfferService: Sendable {
             offer.updatedAt = now
             switch decision {
             case .accept:
+                // A deal is not made across a block, decided in the accept's own transaction; a
+                // decline or a withdrawal still closes the offer, told to no one across it.
+                plan.append(.refuseIfBlocked(sellerId, offer.buyerId))
                 var reserved = record
                 reserved.product.status = .reserved
                 reserved.product.updatedAt = now
@@ -180,8 +180,10 @@ public struct OfferService: Sendable {
                 return offer
             case .stale:
                 continue
-            case .claimTaken, .blocked:
-                throw StoreError.corrupt("a decision on an offer claims no key and checks no block")
+            case .blocked:
+                throw DomainError.blocked
+            case .claimTaken:
+                throw StoreError.corrupt("a decision on an offer claims no key")
             }
         }
         throw DomainError.busy("The product is changing too often to decide the offer now.", retryAfter: 1)
