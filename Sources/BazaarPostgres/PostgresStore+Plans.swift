@@ -16,7 +16,9 @@ extension PostgresStore {
     /// the same version (on one replica or two) the second waits for the first and writes nothing.
     public func apply(_ plan: WritePlan, now: Date) async throws -> PlanOutcome {
         let claimed: Bool
-        if plan.expectedProduct != nil || plan.writes.contains(where: \.needsOwnTransaction) {
+        if plan.expectedProduct != nil || plan.expectedOpenReport != nil
+            || plan.writes.contains(where: \.needsOwnTransaction)
+        {
             let held: Bool?
             do {
                 held = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
@@ -350,7 +352,9 @@ extension StoredWrite {
 
     /// Whether a plan with this write is applied in a transaction of its own, never grouped with
     /// others: a suspension, or a report (whose open twin breaks a unique index, which would fail
-    /// every plan of a group).
+    /// every plan of a group). A plan expecting a product's version or an open report is applied
+    /// apart too, its row locked first (a resolution whose report's twins were all resolved
+    /// meanwhile saves no report, and must still find its own resolved).
     var needsOwnTransaction: Bool {
         switch self {
         case .suspendUser, .saveReport: true
