@@ -155,7 +155,10 @@ let package = Package(
         .systemLibrary(
             name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsShim", dependencies: ["CVips"], path: "Sources/VipsShim"),
-        .target(name: "BazaarImages", dependencies: ["VipsShim"], swiftSettings: strict),
+        .target(
+            name: "BazaarImages",
+            dependencies: ["VipsShim", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strict),
         .target(
             name: "Account",
             dependencies: ["Dependencies", "Networking", "Session", "BazaarAPI"],

@@ -63,4 +63,7 @@ public enum ImageError: Error, Sendable, Equatable {
     case tooLarge(width: Int, height: Int)
     /// libvips could not be started in this process.
     case libraryUnavailable
+    /// The server is processing as many photos as it processes at once; nothing was done. Try
+    /// again after a moment.
+    case busy
 }

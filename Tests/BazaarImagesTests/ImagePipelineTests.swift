@@ -142,3 +142,35 @@ enum PNGHeader {
         return crc ^ 0xFFFF_FFFF
     }
 }
+
+@Suite("Photos processed off the event loop, a bounded number at once")
+struct PhotoProcessorTests {
+    @Test(
+        "past its capacity a photo is refused at once as busy; the admitted ones are processed, and the places come back"
+    )
+    func pastTheBoundIsBusy() async throws {
+        let processor = try PhotoProcessor(capacity: 2)
+        let photo = try ImagePipeline().picture(width: 4000, height: 3000)
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do {
+                        let sizes = try await processor.sizes(of: photo)
+                        return sizes[.full]?.width == 2048 ? "done" : "wrong"
+                    } catch ImageError.busy {
+                        return "busy"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(outcomes.allSatisfy { $0 == "done" || $0 == "busy" }, "\(outcomes)")
+        #expect(outcomes.contains("busy"), "eight at once, two places: some are refused")
+        #expect((2...8).contains(outcomes.count { $0 == "done" }))
+        #expect(processor.busyCount == 0, "every place is given back")
+        #expect(try await processor.sizes(of: photo)[.thumb]?.width == 240)
+        try await processor.shutdown()
+    }
+}
