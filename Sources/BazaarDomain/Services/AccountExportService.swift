@@ -40,7 +40,7 @@ public struct AccountExportService: Sendable {
     /// The export of `userId`'s account.
     public func export(_ userId: String) async throws -> AccountExport {
         try quotas.charge(.export, by: userId)
-        guard let record = try await store.user(id: userId), record.deletedAt == nil else {
+        guard let record = try await store.existingUser(id: userId) else {
             throw DomainError.notFound("The user")
         }
         var files: [AccountExport.File] = []

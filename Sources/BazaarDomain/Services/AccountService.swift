@@ -70,7 +70,7 @@ public struct AccountService: Sendable {
         // index a 3 KB throttle key.
         guard Validation.isUsername(username) else { throw Self.invalidCredentials }
         let record = try await checked(password, of: username, address: address) { _ in
-            try await store.user(username: username).flatMap { $0.deletedAt == nil ? $0 : nil }
+            try await store.existingUser(username: username)
         } refusal: {
             Self.invalidCredentials
         }
@@ -124,7 +124,7 @@ public struct AccountService: Sendable {
 
     /// The record of a signed-in caller (a session outliving its account finds nothing: 404).
     private func activeRecord(_ userId: String) async throws -> UserRecord {
-        guard let record = try await store.user(id: userId), record.deletedAt == nil else {
+        guard let record = try await store.existingUser(id: userId) else {
             throw DomainError.notFound("The user")
         }
         return record

@@ -40,7 +40,7 @@ public struct BlockService: Sendable {
 
     private func checkTarget(_ userId: String, of callerId: String) async throws {
         guard userId != callerId else { throw DomainError.invalidField("id", "must be another user, not yourself") }
-        guard let record = try await store.user(id: userId), record.deletedAt == nil else {
+        guard try await store.existingUser(id: userId) != nil else {
             throw DomainError.notFound("The user")
         }
     }

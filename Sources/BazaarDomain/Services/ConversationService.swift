@@ -31,7 +31,7 @@ public struct ConversationService: Sendable {
         guard userId != callerId else { throw DomainError.invalidField("userId", "must be another user, not yourself") }
         try quotas.charge(.startConversation, by: callerId)
         let userId = try Validation.id(userId, field: "userId", "does not name a user")
-        guard let other = try await store.user(id: userId), other.deletedAt == nil else {
+        guard try await store.existingUser(id: userId) != nil else {
             throw DomainError.invalidField("userId", "does not name a user")
         }
         if let productId {

@@ -72,7 +72,7 @@ public struct ReportService: Sendable {
     private func owner(of type: ReportSubjectType, _ id: String, seenBy viewerId: String) async throws -> String {
         switch type {
         case .user:
-            guard Validation.isId(id), let record = try await store.user(id: id), record.deletedAt == nil else {
+            guard Validation.isId(id), try await store.existingUser(id: id) != nil else {
                 throw DomainError.notFound("The user")
             }
             return id

@@ -74,7 +74,7 @@ public struct ReviewService: Sendable {
 
     /// A page of the reviews `subjectId` received, newest first.
     public func reviews(of subjectId: String, before position: Int64?, limit: Int) async throws -> Slice<Review> {
-        guard let record = try await store.user(id: subjectId), record.deletedAt == nil else {
+        guard try await store.existingUser(id: subjectId) != nil else {
             throw DomainError.notFound("The user")
         }
         return try await store.reviews(subjectId: subjectId, before: position, limit: limit)

@@ -12,7 +12,7 @@ struct UserRoutes: RouteGroup {
         router.on(APIRoutes.me) { request, _ in
             let caller = try await deps.authenticator.authenticate(request)
             // For the caller only, and checked on every use: the client revalidates with the ETag.
-            guard let record = try await deps.store.user(id: caller.userId), record.deletedAt == nil else {
+            guard let record = try await deps.store.existingUser(id: caller.userId) else {
                 throw APIError.notFound("The user")
             }
             return try JSONResponse.cacheable(record.me, request: request, cacheControl: "private, no-cache")
@@ -29,7 +29,7 @@ struct UserRoutes: RouteGroup {
 
     func user(_ id: String) async throws -> User {
         // A deleted account has no profile; it shows only where others still see it.
-        guard let record = try await deps.store.user(id: id), record.deletedAt == nil else {
+        guard let record = try await deps.store.existingUser(id: id) else {
             throw APIError.notFound("The user")
         }
         return record.user
