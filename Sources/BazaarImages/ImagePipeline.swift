@@ -18,10 +18,16 @@ public struct ImagePipeline: Sendable {
     /// The quality JPEG and WebP sizes are written at.
     public static let quality = 82
 
-    /// A pipeline; libvips is started once for the process, with one worker thread per image (the
-    /// server's bound decides how many images at once) and no operation cache.
-    public init() throws(ImageError) {
+    /// How long one size of one image may take to decode and encode before it is given up
+    /// (``ImageError/tookTooLong``): a crafted image that decodes slowly holds a thread no longer.
+    public let decodeTimeLimit: Duration
+
+    /// A pipeline giving each size at most `decodeTimeLimit`; libvips is started once for the
+    /// process, with one worker thread per image (the server's bound decides how many images at
+    /// once) and no operation cache, so its memory is the images being worked on and nothing more.
+    public init(decodeTimeLimit: Duration = .seconds(10)) throws(ImageError) {
         guard Self.started else { throw ImageError.libraryUnavailable }
+        self.decodeTimeLimit = decodeTimeLimit
     }
 
     private static let started: Bool = bz_vips_start(1, 0) == 0
@@ -47,12 +53,15 @@ public struct ImagePipeline: Sendable {
             format: ImageFormat(rawValue: Int(header.format)) ?? .jpeg)
     }
 
-    /// Every size of the photo in `data`: its header checked first (see ``header(of:)``).
+    /// Every size of the photo in `data`: its header checked first (see ``header(of:)``). The
+    /// upload is decoded once, for `full`; `medium` is made from `full` and `thumb` from `medium`,
+    /// each a small decode of an image already oriented and stripped.
     public func sizes(of data: Data) throws(ImageError) -> [PhotoSize: EncodedImage] {
         _ = try header(of: data)
-        var sizes: [PhotoSize: EncodedImage] = [:]
-        for size in PhotoSize.allCases { sizes[size] = try resize(data, to: size.longestSide) }
-        return sizes
+        let full = try resize(data, to: PhotoSize.full.longestSide)
+        let medium = try resize(full.data, to: PhotoSize.medium.longestSide)
+        let thumb = try resize(medium.data, to: PhotoSize.thumb.longestSide)
+        return [.full: full, .medium: medium, .thumb: thumb]
     }
 
     /// The photo in `data` fit within `longestSide` × `longestSide`, oriented and stripped.
@@ -63,10 +72,15 @@ public struct ImagePipeline: Sendable {
         var height: Int32 = 0
         var webp: Int32 = 0
         var error: UnsafeMutablePointer<CChar>?
+        let seconds = Double(decodeTimeLimit.components.seconds) + Double(decodeTimeLimit.components.attoseconds) / 1e18
         let status = data.withUnsafeBytes { bytes in
             bz_vips_resize(
-                bytes.baseAddress, bytes.count, Int32(longestSide), Int32(Self.quality), &out, &length, &width,
-                &height, &webp, &error)
+                bytes.baseAddress, bytes.count, Int32(longestSide), Int32(Self.quality), seconds, &out, &length,
+                &width, &height, &webp, &error)
+        }
+        if status == -2 {
+            _ = Self.take(error)
+            throw ImageError.tookTooLong
         }
         guard status == 0, let out else { throw ImageError.notAnImage(Self.take(error)) }
         defer { bz_vips_free(out) }

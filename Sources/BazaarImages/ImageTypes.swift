@@ -61,6 +61,8 @@ public enum ImageError: Error, Sendable, Equatable {
     case notAnImage(String)
     /// It declares more pixels than ``ImagePipeline/maximumPixels``; nothing was decoded.
     case tooLarge(width: Int, height: Int)
+    /// Decoding it took longer than ``ImagePipeline/decodeTimeLimit``; it was given up.
+    case tookTooLong
     /// libvips could not be started in this process.
     case libraryUnavailable
     /// The server is processing as many photos as it processes at once; nothing was done. Try

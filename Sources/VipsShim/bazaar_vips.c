@@ -50,9 +50,25 @@ int bz_vips_header(const void *data, size_t length, bz_image_header *header, cha
     return 0;
 }
 
+/// When the work on one image must stop, and whether it was stopped.
+typedef struct {
+    gint64 deadline;
+    int expired;
+} bz_deadline;
+
+/// Called as the pixels are computed: stops the computation once the deadline has passed.
+static void on_eval(VipsImage *image, VipsProgress *progress, void *user) {
+    (void)image;
+    bz_deadline *deadline = user;
+    if (g_get_monotonic_time() > deadline->deadline) {
+        deadline->expired = 1;
+        vips_image_set_kill(progress->im, TRUE);
+    }
+}
+
 int bz_vips_resize(
-    const void *data, size_t length, int longest_side, int quality, void **out, size_t *out_length, int *out_width,
-    int *out_height, int *out_webp, char **error) {
+    const void *data, size_t length, int longest_side, int quality, double seconds, void **out, size_t *out_length,
+    int *out_width, int *out_height, int *out_webp, char **error) {
     if (format_of(data, length) == 0) {
         *error = g_strdup("not a JPEG, PNG or WebP image");
         return -1;
@@ -64,13 +80,24 @@ int bz_vips_resize(
             (void *)data, length, &resized, longest_side, "height", longest_side, "size", VIPS_SIZE_DOWN,
             "fail_on", VIPS_FAIL_ON_ERROR, NULL))
         return fail(error, "the image does not decode");
+    // The pixels are decoded as the encoder asks for them, so the clock runs from here.
+    bz_deadline deadline = {g_get_monotonic_time() + (gint64)(seconds * G_USEC_PER_SEC), 0};
+    vips_image_set_progress(resized, TRUE);
+    g_signal_connect(resized, "eval", G_CALLBACK(on_eval), &deadline);
     int webp = vips_image_hasalpha(resized);
     int result = webp ? vips_webpsave_buffer(resized, out, out_length, "Q", quality, "strip", TRUE, NULL)
                       : vips_jpegsave_buffer(
                             resized, out, out_length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
                             "interlace", TRUE, NULL);
-    if (result) {
+    if (result || deadline.expired) {
         g_object_unref(resized);
+        if (deadline.expired) {
+            if (*out) g_free(*out);
+            *out = NULL;
+            vips_error_clear();
+            *error = g_strdup("the image took too long to decode");
+            return -2;
+        }
         return fail(error, "the image cannot be encoded");
     }
     *out_width = vips_image_get_width(resized);

@@ -62,6 +62,14 @@ struct ImagePipelineTests {
         }
     }
 
+    @Test("an image that takes longer than the decode time limit is given up, and the pipeline goes on")
+    func slowDecodeIsGivenUp() throws {
+        let large = try pipeline.picture(width: 6000, height: 4000, format: .png)
+        let hurried = try ImagePipeline(decodeTimeLimit: .milliseconds(1))
+        #expect(throws: ImageError.tookTooLong) { try hurried.sizes(of: large) }
+        #expect(try pipeline.sizes(of: large)[.full]?.width == 2048, "the next image is processed as usual")
+    }
+
     @Test(
         "what is not a JPEG, PNG or WebP image is refused, also when it names itself one",
         arguments: [

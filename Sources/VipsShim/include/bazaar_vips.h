@@ -28,11 +28,13 @@ int bz_vips_header(const void *data, size_t length, bz_image_header *header, cha
 
 /// Decodes the image in `data` shrunk to fit `longest_side` × `longest_side` (never enlarged),
 /// its EXIF orientation applied, and encodes it without any metadata block: JPEG at `quality`, or
-/// WebP when it has an alpha channel. Returns 0 with `*out` (free it with `bz_vips_free`),
-/// `*out_length`, `*out_width`, `*out_height` and `*out_webp` set, or -1 with `*error` set.
+/// WebP when it has an alpha channel. Stops once decoding and encoding have taken `seconds`.
+/// Returns 0 with `*out` (free it with `bz_vips_free`), `*out_length`, `*out_width`,
+/// `*out_height` and `*out_webp` set; -1 with `*error` set when it fails; -2 with `*error` set
+/// when it ran out of time.
 int bz_vips_resize(
-    const void *data, size_t length, int longest_side, int quality, void **out, size_t *out_length, int *out_width,
-    int *out_height, int *out_webp, char **error);
+    const void *data, size_t length, int longest_side, int quality, double seconds, void **out, size_t *out_length,
+    int *out_width, int *out_height, int *out_webp, char **error);
 
 /// A made-up picture of `width` × `height` (colour bands that vary across it), encoded as JPEG
 /// (`format` 1) or PNG (`format` 2): for tests and demo data. Returns 0 with `*out` set, or -1.
