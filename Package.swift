@@ -155,9 +155,11 @@ let package = Package(
         .systemLibrary(
             name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "VipsShim", dependencies: ["CVips"], path: "Sources/VipsShim"),
+        // Pictures drawn in plain Swift for the demo data and generated catalogues.
+        .target(name: "DemoPictures", swiftSettings: strict),
         .target(
             name: "BazaarImages",
-            dependencies: ["VipsShim", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["BazaarAPI", "VipsShim", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict),
         .target(
             name: "Account",
@@ -257,7 +259,7 @@ let package = Package(
         .target(
             name: "BazaarServer",
             dependencies: [
-                "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarDomain",
+                "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarDomain", "BazaarImages", "DemoPictures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -305,7 +307,7 @@ let package = Package(
             name: "bazaar-datagen",
             dependencies: [
                 "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres",
-                "BazaarDomain",
+                "BazaarDomain", "DemoPictures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -321,7 +323,7 @@ let package = Package(
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
                 "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "Account",
-                "Moderation", "LiveEvents", "WebUI",
+                "Moderation", "LiveEvents", "WebUI", "DemoPictures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ConsoleKitTerminal", package: "console-kit"),
@@ -369,6 +371,7 @@ let package = Package(
             dependencies: [
                 "ProcessSupport",
                 "BazaarAPI",
+                "BazaarImages",
                 "BazaarDomain",
                 "BazaarServer",
                 "BazaarServerRuntime",
@@ -490,7 +493,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "BazaarImagesTests", dependencies: ["BazaarImages"], swiftSettings: strict),
+            name: "BazaarImagesTests", dependencies: ["BazaarAPI", "BazaarImages", "DemoPictures", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "AccountTests",
             dependencies: ["Account", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],

@@ -10,8 +10,8 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
     public var conversationId: String
     /// The user who wrote it.
     public var senderId: String
-    /// The text: 1-4000 Unicode characters (for an offer line, a sentence such as "Offered
-    /// 120.00 EUR").
+    /// The text: up to 4000 Unicode characters, empty only when the message carries photos (for
+    /// an offer line, a sentence such as "Offered 120.00 EUR").
     public var body: String
     /// When the server accepted it.
     public var createdAt: Date
@@ -21,6 +21,11 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
     public var offerId: String?
     /// Whether a moderator removed it: its body is then ``removedBody``, for both members.
     public var removed: Bool
+    /// The photos it carries (at most ``Message/attachmentLimit``), in the sender's order.
+    public var attachments: [Photo]
+
+    /// The most photos one message carries.
+    public static let attachmentLimit = 4
 
     /// The body of a message a moderator removed.
     public static let removedBody = "This message was removed by a moderator."
@@ -28,7 +33,7 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
     /// Creates a message value (a written one unless `kind` says otherwise).
     public init(
         id: String, conversationId: String, senderId: String, body: String, createdAt: Date, kind: MessageKind = .text,
-        offerId: String? = nil, removed: Bool = false
+        offerId: String? = nil, removed: Bool = false, attachments: [Photo] = []
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -38,10 +43,11 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
         self.kind = kind
         self.offerId = offerId
         self.removed = removed
+        self.attachments = attachments
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, conversationId, senderId, body, createdAt, kind, offerId, removed
+        case id, conversationId, senderId, body, createdAt, kind, offerId, removed, attachments
     }
 
     /// Decodes a message; without `kind` (from a server before offers) it is a written one.
@@ -55,10 +61,11 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
         kind = try container.decodeIfPresent(MessageKind.self, forKey: .kind) ?? .text
         offerId = try container.decodeIfPresent(String.self, forKey: .offerId)
         removed = try container.decodeIfPresent(Bool.self, forKey: .removed) ?? false
+        attachments = try container.decodeIfPresent([Photo].self, forKey: .attachments) ?? []
     }
 
-    /// Encodes the message; `offerId` only on an offer's line and `removed` only when true, so
-    /// the common message stays as short as before.
+    /// Encodes the message; `offerId` only on an offer's line, `removed` only when true and
+    /// `attachments` only when it has some, so the common message stays as short as before.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -69,6 +76,7 @@ public struct Message: Codable, Sendable, Equatable, Hashable {
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(offerId, forKey: .offerId)
         if removed { try container.encode(true, forKey: .removed) }
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
     }
 }
 

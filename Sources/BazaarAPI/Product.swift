@@ -16,9 +16,11 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
     public var currency: String
     /// When it was listed.
     public var createdAt: Date
-    /// Its photos' URLs, relative to the server, in the seller's order: the first is the cover.
-    /// A URL names one upload, so what it serves never changes.
-    public var photoURLs: [String]
+    /// Its photos in the seller's order, each in three sizes: the first is the cover.
+    public var photos: [Photo]
+    /// The full size of each of ``photos``, in the same order (what servers sent before sizes
+    /// existed, kept for the clients that read it).
+    public var photoURLs: [String] { photos.map(\.fullURL) }
     /// For sale, reserved or sold.
     public var status: ProductStatus
     /// When its seller last changed its title, description, price or status (its listing time until then).
@@ -30,7 +32,7 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
     /// saved by nobody.
     public init(
         id: String, sellerId: String, title: String, description: String, priceCents: Int,
-        currency: String, createdAt: Date, photoURLs: [String] = [], status: ProductStatus = .available,
+        currency: String, createdAt: Date, photos: [Photo] = [], status: ProductStatus = .available,
         updatedAt: Date? = nil, favouriteCount: Int = 0
     ) {
         self.id = id
@@ -40,19 +42,20 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
         self.priceCents = priceCents
         self.currency = currency
         self.createdAt = createdAt
-        self.photoURLs = photoURLs
+        self.photos = photos
         self.status = status
         self.updatedAt = updatedAt ?? createdAt
         self.favouriteCount = favouriteCount
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, sellerId, title, description, priceCents, currency, createdAt, photoURLs, status, updatedAt
+        case id, sellerId, title, description, priceCents, currency, createdAt, photos, photoURLs, status, updatedAt
         case favouriteCount
     }
 
     /// Decodes a product. Fields a server before them did not send read as their first value:
-    /// no photos, available, unchanged since listed, saved by nobody.
+    /// available, unchanged since listed, saved by nobody; without `photos`, each of `photoURLs`
+    /// is a photo of unknown size whose three sizes are the one URL.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -62,10 +65,36 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
         priceCents = try container.decode(Int.self, forKey: .priceCents)
         currency = try container.decode(String.self, forKey: .currency)
         createdAt = try container.decode(Date.self, forKey: .createdAt)
-        photoURLs = try container.decodeIfPresent([String].self, forKey: .photoURLs) ?? []
+        if let photos = try container.decodeIfPresent([Photo].self, forKey: .photos) {
+            self.photos = photos
+        } else {
+            photos = (try container.decodeIfPresent([String].self, forKey: .photoURLs) ?? []).map { url in
+                let id = url.split(separator: "/").last.map(String.init) ?? url
+                var photo = Photo(id: id, width: nil, height: nil, fullURL: url)
+                (photo.thumbURL, photo.mediumURL) = (url, url)
+                return photo
+            }
+        }
         status = try container.decodeIfPresent(ProductStatus.self, forKey: .status) ?? .available
         updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt) ?? createdAt
         favouriteCount = try container.decodeIfPresent(Int.self, forKey: .favouriteCount) ?? 0
+    }
+
+    /// Encodes every field, ``photoURLs`` among them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(sellerId, forKey: .sellerId)
+        try container.encode(title, forKey: .title)
+        try container.encode(description, forKey: .description)
+        try container.encode(priceCents, forKey: .priceCents)
+        try container.encode(currency, forKey: .currency)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(photos, forKey: .photos)
+        try container.encode(photoURLs, forKey: .photoURLs)
+        try container.encode(status, forKey: .status)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(favouriteCount, forKey: .favouriteCount)
     }
 }
 

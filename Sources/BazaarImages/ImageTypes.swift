@@ -1,23 +1,5 @@
+import BazaarAPI
 import Foundation
-
-/// The sizes every photo is kept in, made once at upload.
-public enum PhotoSize: String, Sendable, Hashable, CaseIterable, Codable {
-    /// For lists: the longest side at most 240 px.
-    case thumb
-    /// For a product's page: at most 960 px.
-    case medium
-    /// The photo itself, at most 2048 px.
-    case full
-
-    /// The longest side, in pixels.
-    public var longestSide: Int {
-        switch self {
-        case .thumb: 240
-        case .medium: 960
-        case .full: 2048
-        }
-    }
-}
 
 /// The formats the server takes.
 public enum ImageFormat: Int, Sendable, Hashable {

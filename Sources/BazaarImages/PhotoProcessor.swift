@@ -1,9 +1,11 @@
+import BazaarAPI
 import Foundation
 import NIOPosix
 import Synchronization
 
-/// Runs the ``ImagePipeline`` on threads of its own, never on an event loop or Swift's
-/// cooperative pool, at most ``capacity`` photos at once: one more is refused at once
+/// Runs the ``ImagePipeline`` on threads of its own (one per core, shared by every processor in
+/// the process), never on an event loop or Swift's cooperative pool, at most ``capacity`` photos
+/// at once: one more is refused at once
 /// (``ImageError/busy``, which the server answers 503 with `Retry-After`) rather than queued, so a
 /// burst of large uploads neither stalls other requests nor holds a photo's bytes in memory while
 /// it waits.
@@ -14,12 +16,23 @@ public final class PhotoProcessor: Sendable {
     private let pool: NIOThreadPool
     private let inFlight = Mutex(0)
 
-    /// A processor of at most `capacity` photos at once (the machine's cores by default).
-    public init(capacity: Int = ProcessInfo.processInfo.activeProcessorCount) throws(ImageError) {
-        self.capacity = max(1, capacity)
-        pipeline = try ImagePipeline()
-        pool = NIOThreadPool(numberOfThreads: self.capacity)
+    /// The threads photos are processed on: one per core, started once and kept for the life
+    /// of the process (a server, and each test's, share them; what bounds the work is each
+    /// processor's ``capacity``).
+    private static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: ProcessInfo.processInfo.activeProcessorCount)
         pool.start()
+        return pool
+    }()
+
+    /// A processor of at most `capacity` photos at once (the machine's cores by default), each
+    /// size given at most `decodeTimeLimit` (see ``ImagePipeline/decodeTimeLimit``).
+    public init(
+        capacity: Int = ProcessInfo.processInfo.activeProcessorCount, decodeTimeLimit: Duration = .seconds(10)
+    ) throws(ImageError) {
+        self.capacity = max(1, capacity)
+        pipeline = try ImagePipeline(decodeTimeLimit: decodeTimeLimit)
+        pool = Self.threads
     }
 
     /// Every size of the photo in `data` (see ``ImagePipeline/sizes(of:)``).
@@ -42,9 +55,4 @@ public final class PhotoProcessor: Sendable {
 
     /// Photos being processed now.
     public var busyCount: Int { inFlight.withLock { $0 } }
-
-    /// Stops the threads once the photos being processed are done.
-    public func shutdown() async throws {
-        try await pool.shutdownGracefully()
-    }
 }

@@ -9,24 +9,29 @@ extension PostgresStore {
         -> ProductPhotoChange
     {
         try await changePhotos(productId: productId, sellerId: sellerId) { transaction, order in
-            guard order.append(photo.id) else { return .limitReached }
+            guard order.append(photo.entry) else { return .limitReached }
             // The seller's row is locked first, so two uploads of one seller at once (to two
             // products) are summed one after the other and cannot both pass the cap.
             try await transaction.rows("SELECT 1 FROM users WHERE id = \(sellerId) FOR UPDATE")
             let stored =
                 try await transaction.rows(
                     """
-                    SELECT COALESCE(SUM(LENGTH(pp.data)), 0)::BIGINT FROM product_photos pp
-                    JOIN products p ON p.id = pp.product_id WHERE p.seller_id = \(sellerId)
+                    SELECT (COALESCE(SUM(LENGTH(pp.data)), 0)
+                        + (SELECT COALESCE(SUM(LENGTH(ps.data)), 0) FROM photo_sizes ps
+                           JOIN product_photos sized ON sized.id = ps.photo_id
+                           JOIN products owned ON owned.id = sized.product_id WHERE owned.seller_id = \(sellerId)))::BIGINT
+                    FROM product_photos pp JOIN products p ON p.id = pp.product_id WHERE p.seller_id = \(sellerId)
                     """
                 ).first?.decode(Int.self) ?? 0
-            guard stored + photo.photo.data.count <= ProductPhotoOrder.bytesPerSeller else { return .storageFull }
+            guard stored + photo.sizes.byteCount <= photo.allowance else { return .storageFull }
+            let full = photo.sizes.full
             try await transaction.rows(
                 """
                 INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at)
-                VALUES (\(photo.id), \(productId), \(photo.photo.mediaType), \(photo.photo.digest), \(photo.photo.data),
-                    \(StoredValues.millis(photo.photo.updatedAt)))
+                VALUES (\(photo.id), \(productId), \(full.mediaType), \(full.digest), \(Data()),
+                    \(StoredValues.millis(full.updatedAt)))
                 """)
+            try await Self.insertSizes(transaction, photo.sizes, photoId: photo.id)
             return nil
         }
     }
@@ -51,14 +56,18 @@ extension PostgresStore {
         }
     }
 
-    /// One photo of a product, or `nil`.
-    public func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto? {
+    /// One size of one photo of a product, or `nil`.
+    public func productPhoto(productId: String, photoId: String, size: PhotoSize) async throws -> StoredPhoto? {
         guard
             let row = try await database.rows(
-                "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = \(photoId) AND product_id = \(productId)"
+                """
+                SELECT \(unescaped: Self.sizeOrUploadColumns("pp")), pp.created_at AS at
+                FROM product_photos pp LEFT JOIN photo_sizes ps ON ps.photo_id = pp.id AND ps.size = \(size.rawValue)
+                WHERE pp.id = \(photoId) AND pp.product_id = \(productId)
+                """
             ).first
         else { return nil }
-        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "created_at")
+        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "at")
     }
 
     /// In one transaction, the product's row locked: checks it is `sellerId`'s, lets `change`

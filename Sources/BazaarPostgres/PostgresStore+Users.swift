@@ -65,32 +65,38 @@ extension PostgresStore {
         ).first.map(Self.userRecord)
     }
 
-    /// Replaces the user's photo (bytes in `photos`, only the digest on the `users` row).
-    public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
-        try await database.withTransaction { transaction in
+    /// Replaces the user's photo (sizes in `photo_sizes`, only the digest on the `users` row).
+    public func setPhoto(userId: String, photo: PhotoSizes) async throws -> UserRecord? {
+        let full = photo.full
+        return try await database.withTransaction { transaction in
             let updated = try await transaction.rows(
-                "UPDATE users SET photo_digest = \(photo.digest) WHERE id = \(userId) RETURNING \(unescaped: Self.userColumns)"
+                "UPDATE users SET photo_digest = \(full.digest) WHERE id = \(userId) RETURNING \(unescaped: Self.userColumns)"
             )
             guard let row = updated.first else { return nil }
             try await transaction.rows(
                 """
                 INSERT INTO photos (user_id, media_type, digest, data, updated_at)
-                VALUES (\(userId), \(photo.mediaType), \(photo.digest), \(photo.data), \(StoredValues.millis(photo.updatedAt)))
+                VALUES (\(userId), \(full.mediaType), \(full.digest), \(Data()), \(StoredValues.millis(full.updatedAt)))
                 ON CONFLICT (user_id) DO UPDATE SET media_type = EXCLUDED.media_type, digest = EXCLUDED.digest,
                     data = EXCLUDED.data, updated_at = EXCLUDED.updated_at
                 """)
+            try await Self.insertSizes(transaction, photo, photoId: userId)
             return try Self.userRecord(row)
         }
     }
 
-    /// The user's photo, or `nil`.
-    public func photo(userId: String) async throws -> StoredPhoto? {
+    /// One size of the user's photo, or `nil`.
+    public func photo(userId: String, size: PhotoSize) async throws -> StoredPhoto? {
         guard
             let row = try await database.rows(
-                "SELECT media_type, data, digest, updated_at FROM photos WHERE user_id = \(userId)"
+                """
+                SELECT \(unescaped: Self.sizeOrUploadColumns("u")), u.updated_at AS at
+                FROM photos u LEFT JOIN photo_sizes ps ON ps.photo_id = u.user_id AND ps.size = \(size.rawValue)
+                WHERE u.user_id = \(userId)
+                """
             ).first
         else { return nil }
-        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "updated_at")
+        return try Self.storedPhoto(row.makeRandomAccess(), timeColumn: "at")
     }
 
     /// A photo from a row of `media_type`, `data`, `digest` and the time column named.

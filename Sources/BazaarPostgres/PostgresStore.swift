@@ -95,7 +95,7 @@ extension PostgresStore {
             priceCents: try cells[prefix + "price_cents"].decode(Int.self),
             currency: try cells[prefix + "currency"].decode(String.self),
             createdAt: createdAt,
-            photoURLs: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).urls(
+            photos: ProductPhotoOrder(column: try cells[prefix + "photo_ids"].decode(String.self)).photos(
                 productId: id),
             status: try StoredValues.decode(try cells[prefix + "status"].decode(String.self), as: "a product's status"),
             updatedAt: try cells[prefix + "updated_at"].decode(Int64?.self).map(StoredValues.date) ?? createdAt,

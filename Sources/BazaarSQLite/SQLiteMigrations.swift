@@ -307,6 +307,42 @@ enum SQLiteMigrations {
                     CREATE INDEX moderation_actions_report ON moderation_actions (report_id);
                     """)
         }
+        // Photos in sizes: every size of every photo (a product's, a profile's, a chat's) in one
+        // table, read one row per request; the uploads' own tables keep who and where. A
+        // photo's sizes go with it, whichever way it is deleted. `product_photos.data` and
+        // `photos.data` hold an upload from before sizes until `photos rebuild` empties them.
+        migrator.registerMigration("v11-photo-sizes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE photo_sizes (
+                        photo_id TEXT NOT NULL,
+                        size TEXT NOT NULL,
+                        media_type TEXT NOT NULL,
+                        digest TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        PRIMARY KEY (photo_id, size)
+                    );
+                    CREATE TABLE attachments (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                        uploader_id TEXT NOT NULL REFERENCES users(id),
+                        message_id TEXT,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX attachments_uploader ON attachments (uploader_id, created_at);
+                    CREATE INDEX attachments_message ON attachments (message_id) WHERE message_id IS NOT NULL;
+                    ALTER TABLE messages ADD COLUMN attachments TEXT NOT NULL DEFAULT '';
+                    CREATE TRIGGER product_photos_sizes AFTER DELETE ON product_photos
+                    BEGIN DELETE FROM photo_sizes WHERE photo_id = OLD.id; END;
+                    CREATE TRIGGER photos_sizes AFTER DELETE ON photos
+                    BEGIN DELETE FROM photo_sizes WHERE photo_id = OLD.user_id; END;
+                    CREATE TRIGGER attachments_sizes AFTER DELETE ON attachments
+                    BEGIN DELETE FROM photo_sizes WHERE photo_id = OLD.id; END;
+                    """)
+        }
         return migrator
     }
 }

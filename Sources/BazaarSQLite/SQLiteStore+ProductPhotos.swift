@@ -9,23 +9,27 @@ extension SQLiteStore {
         -> ProductPhotoChange
     {
         try await changePhotos(productId: productId, sellerId: sellerId) { db, order in
-            guard order.append(photo.id) else { return .limitReached }
+            guard order.append(photo.entry) else { return .limitReached }
             // Writes are serialised, so the sum cannot move before the insert.
             let stored =
                 try Int.fetchOne(
                     db,
                     sql: """
-                        SELECT COALESCE(SUM(LENGTH(pp.data)), 0) FROM product_photos pp
-                        JOIN products p ON p.id = pp.product_id WHERE p.seller_id = ?
+                        SELECT COALESCE(SUM(LENGTH(pp.data)), 0)
+                            + (SELECT COALESCE(SUM(LENGTH(ps.data)), 0) FROM photo_sizes ps
+                               JOIN product_photos sized ON sized.id = ps.photo_id
+                               JOIN products owned ON owned.id = sized.product_id WHERE owned.seller_id = ?1)
+                        FROM product_photos pp JOIN products p ON p.id = pp.product_id WHERE p.seller_id = ?1
                         """, arguments: [sellerId]) ?? 0
-            guard stored + photo.photo.data.count <= ProductPhotoOrder.bytesPerSeller else { return .storageFull }
+            guard stored + photo.sizes.byteCount <= photo.allowance else { return .storageFull }
+            let full = photo.sizes.full
             try db.execute(
                 sql:
                     "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
-                    photo.id, productId, photo.photo.mediaType, photo.photo.digest, photo.photo.data,
-                    StoredValues.millis(photo.photo.updatedAt),
+                    photo.id, productId, full.mediaType, full.digest, Data(), StoredValues.millis(full.updatedAt),
                 ])
+            try Self.insertSizes(db, photo.sizes, photoId: photo.id)
             return nil
         }
     }
@@ -51,14 +55,18 @@ extension SQLiteStore {
         }
     }
 
-    /// One photo of a product, or `nil`.
-    public func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto? {
+    /// One size of one photo of a product, or `nil`.
+    public func productPhoto(productId: String, photoId: String, size: PhotoSize) async throws -> StoredPhoto? {
         try await pool.read { db in
             try Row.fetchOne(
-                db,
-                sql: "SELECT media_type, data, digest, created_at FROM product_photos WHERE id = ? AND product_id = ?",
-                arguments: [photoId, productId]
-            ).map { row in try Self.storedPhoto(row, timeColumn: "created_at") }
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.sizeOrUploadColumns("pp")), pp.created_at AS at
+                        FROM product_photos pp LEFT JOIN photo_sizes ps ON ps.photo_id = pp.id AND ps.size = ?
+                        WHERE pp.id = ? AND pp.product_id = ?
+                        """),
+                arguments: [size.rawValue, photoId, productId]
+            ).map { row in try Self.storedPhoto(row, timeColumn: "at") }
         }
     }
 

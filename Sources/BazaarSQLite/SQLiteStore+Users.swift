@@ -80,29 +80,34 @@ extension SQLiteStore {
         }
     }
 
-    /// Replaces the user's photo (bytes in `photos`, only the digest on the hot `users` row).
-    public func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord? {
+    /// Replaces the user's photo (sizes in `photo_sizes`, only the digest on the hot `users` row).
+    public func setPhoto(userId: String, photo: PhotoSizes) async throws -> UserRecord? {
         try await writer.write { db in
             guard try Self.fetchUser(db, id: userId) != nil else { return nil }
+            let full = photo.full
+            // Its delete trigger takes the old sizes with it.
             try db.run(sql: "DELETE FROM photos WHERE user_id = ?", arguments: [userId])
             try db.run(
                 sql: "INSERT INTO photos (user_id, media_type, digest, data, updated_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [userId, photo.mediaType, photo.digest, photo.data, StoredValues.millis(photo.updatedAt)])
-            try db.run(sql: "UPDATE users SET photo_digest = ? WHERE id = ?", arguments: [photo.digest, userId])
+                arguments: [userId, full.mediaType, full.digest, Data(), StoredValues.millis(full.updatedAt)])
+            try Self.insertSizes(db, photo, photoId: userId)
+            try db.run(sql: "UPDATE users SET photo_digest = ? WHERE id = ?", arguments: [full.digest, userId])
             return try Self.fetchUser(db, id: userId)
         }
     }
 
-    /// The user's photo, or `nil`.
-    public func photo(userId: String) async throws -> StoredPhoto? {
+    /// One size of the user's photo, or `nil`.
+    public func photo(userId: String, size: PhotoSize) async throws -> StoredPhoto? {
         try await pool.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM photos WHERE user_id = ?"), arguments: [userId])
-            else {
-                return nil
-            }
-            return try Self.storedPhoto(row, timeColumn: "updated_at")
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.sizeOrUploadColumns("u")), u.updated_at AS at
+                        FROM photos u LEFT JOIN photo_sizes ps ON ps.photo_id = u.user_id AND ps.size = ?
+                        WHERE u.user_id = ?
+                        """),
+                arguments: [size.rawValue, userId]
+            ).map { row in try Self.storedPhoto(row, timeColumn: "at") }
         }
     }
 

@@ -118,7 +118,7 @@ extension SQLiteStore {
             priceCents: try row.decode(Int.self, forColumn: "price_cents"),
             currency: try row.decode(String.self, forColumn: "currency"),
             createdAt: createdAt,
-            photoURLs: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).urls(
+            photos: ProductPhotoOrder(column: try row.decode(String.self, forColumn: "photo_ids")).photos(
                 productId: id),
             status: try StoredValues.decode(status, as: "a product's status"),
             updatedAt: try row.decode(Int64?.self, forColumn: "updated_at").map(StoredValues.date) ?? createdAt,

@@ -1,5 +1,6 @@
 import BazaarAPI
 import BazaarDomain
+import BazaarImages
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -66,6 +67,8 @@ public struct BazaarServer: Sendable {
                 store: store, events: backend.events, quotas: QuotaLimiter(policy: configuration.quotas),
                 hasher: hasher, throttle: backend.throttle,
                 clock: DomainClock(now: configuration.now)),
+            photos: try PhotoProcessor(
+                capacity: configuration.maxPhotoJobs, decodeTimeLimit: configuration.photoDecodeTimeLimit),
             logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()

@@ -38,6 +38,12 @@ public struct BazaarServerConfiguration: Sendable {
     /// past it those routes answer 503 with `Retry-After` at once, and new accounts may hold at
     /// most half of it (8 per core by default).
     public var maxPasswordChecks: Int = PasswordHasher.defaultCapacity
+    /// How many uploaded photos are turned into sizes at once (one thread each, off the event
+    /// loops); one more is answered 503 with `Retry-After` at once rather than held in memory
+    /// while it waits (one per core by default).
+    public var maxPhotoJobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// How long one size of one photo may take to decode before the upload is refused (422).
+    public var photoDecodeTimeLimit: Duration = .seconds(10)
     /// How long after a refresh token is spent presenting it again returns the same successor
     /// (a client whose answer was lost) instead of revoking the session as a reuse; 0 revokes
     /// at once. While the successor is unspent only: once it has been used, the old token's

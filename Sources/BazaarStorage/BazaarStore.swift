@@ -23,10 +23,11 @@ public protocol BazaarStore: Sendable {
     func users(withRole role: UserRole) async throws -> [UserRecord]
     /// Changes display name and/or bio; `nil` leaves a field alone. Returns the updated user.
     func updateProfile(userId: String, displayName: String?, bio: BioChange) async throws -> UserRecord?
-    /// Replaces the user's profile photo. Returns the updated user.
-    func setPhoto(userId: String, photo: StoredPhoto) async throws -> UserRecord?
-    /// The user's profile photo with its bytes, or `nil`.
-    func photo(userId: String) async throws -> StoredPhoto?
+    /// Replaces the user's profile photo with `photo`'s sizes. Returns the updated user.
+    func setPhoto(userId: String, photo: PhotoSizes) async throws -> UserRecord?
+    /// One size of the user's profile photo with its bytes, or `nil` (an upload from before
+    /// sizes serves as every size until it is rebuilt).
+    func photo(userId: String, size: PhotoSize) async throws -> StoredPhoto?
 
     // MARK: Sessions and refresh tokens
 
@@ -127,8 +128,19 @@ public protocol BazaarStore: Sendable {
     func removeProductPhoto(productId: String, sellerId: String, photoId: String) async throws -> ProductPhotoChange
     /// Puts the photos of a product `sellerId` sells in `order` (each of its photo ids once).
     func reorderProductPhotos(productId: String, sellerId: String, order: [String]) async throws -> ProductPhotoChange
-    /// One photo of a product, or `nil`.
-    func productPhoto(productId: String, photoId: String) async throws -> StoredPhoto?
+    /// One size of one photo of a product, or `nil` (an upload from before sizes serves as every
+    /// size until it is rebuilt).
+    func productPhoto(productId: String, photoId: String, size: PhotoSize) async throws -> StoredPhoto?
+
+    // MARK: Photos from before sizes
+
+    /// Up to `limit` photos uploaded before sizes existed, ordered by ``UnsizedPhoto/Owner/photoId``,
+    /// starting after `after` (`nil`: from the first).
+    func unsizedPhotos(after: String?, limit: Int) async throws -> [UnsizedPhoto]
+    /// In one transaction: stores `sizes` for the unsized photo of `owner`, records its
+    /// dimensions where its product or user shows them, and empties the upload. False when the
+    /// photo is gone or already has sizes (nothing is written).
+    func storeSizes(_ sizes: PhotoSizes, of owner: UnsizedPhoto.Owner) async throws -> Bool
 
     // MARK: Conversations and messages
 

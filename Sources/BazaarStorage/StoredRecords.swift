@@ -113,9 +113,9 @@ public enum BioChange: Sendable, Equatable {
     case set(String)
 }
 
-/// A profile photo: its bytes, media type and content digest.
+/// One size of a photo (or an upload from before sizes): its bytes, media type and content digest.
 public struct StoredPhoto: Sendable, Equatable {
-    /// `image/jpeg`, `image/png` or `image/webp`.
+    /// `image/jpeg` or `image/webp` (`image/png` for an upload from before sizes).
     public var mediaType: String
     /// The image bytes.
     public var data: Data

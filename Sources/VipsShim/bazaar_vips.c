@@ -107,8 +107,10 @@ int bz_vips_resize(
     return 0;
 }
 
-int bz_vips_test_image(int width, int height, int format, void **out, size_t *out_length, char **error) {
+int bz_vips_test_image(
+    int width, int height, int format, double noise, void **out, size_t *out_length, char **error) {
     VipsImage *xyz = NULL, *scaled = NULL, *bands = NULL, *first = NULL, *rgb = NULL, *typed = NULL;
+    VipsImage *grain = NULL, *grainy = NULL, *clipped = NULL;
     int result = -1;
     // x and y coordinates, spread over 0-255, then (x, y, x) as red, green and blue.
     if (vips_xyz(&xyz, width, height, NULL)) goto done;
@@ -118,10 +120,22 @@ int bz_vips_test_image(int width, int height, int format, void **out, size_t *ou
     if (vips_cast_uchar(scaled, &bands, NULL)) goto done;
     if (vips_extract_band(bands, &first, 0, NULL)) goto done;
     if (vips_bandjoin2(bands, first, &rgb, NULL)) goto done;
-    if (vips_copy(rgb, &typed, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
-    result = format == 2 ? vips_pngsave_buffer(typed, out, out_length, NULL)
-                         : vips_jpegsave_buffer(typed, out, out_length, "Q", 90, NULL);
+    VipsImage *picture = rgb;
+    // Grain as a camera's sensor adds it: what makes a photo's file large.
+    if (noise > 0) {
+        if (vips_gaussnoise(&grain, width, height, "sigma", noise, "mean", 0.0, NULL)) goto done;
+        if (vips_add(rgb, grain, &grainy, NULL)) goto done;
+        if (vips_cast_uchar(grainy, &clipped, NULL)) goto done;
+        picture = clipped;
+    }
+    if (vips_copy(picture, &typed, "interpretation", VIPS_INTERPRETATION_sRGB, NULL)) goto done;
+    result = format == 2   ? vips_pngsave_buffer(typed, out, out_length, NULL)
+             : format == 3 ? vips_webpsave_buffer(typed, out, out_length, "Q", 90, NULL)
+                           : vips_jpegsave_buffer(typed, out, out_length, "Q", 90, NULL);
 done:
+    if (grain) g_object_unref(grain);
+    if (grainy) g_object_unref(grainy);
+    if (clipped) g_object_unref(clipped);
     if (xyz) g_object_unref(xyz);
     if (scaled) g_object_unref(scaled);
     if (bands) g_object_unref(bands);

@@ -78,10 +78,16 @@ struct CatalogueGenerator {
         return (0..<1 + random.below(3)).map { _ in
             let colours = (0..<6).map { _ in UInt8(40 + random.below(200)) }
             let image = GeneratedPhoto.png(from: Array(colours[0..<3]), to: Array(colours[3..<6]))
+            // So small and plain (no metadata, within every size) that it serves as each size
+            // as it is: a million listings are not run through the image pipeline.
+            let stored = StoredPhoto(mediaType: "image/png", data: image, updatedAt: product.createdAt)
             return BulkProductPhoto(
                 productId: product.id,
                 photo: NewProductPhoto(
-                    id: id(), photo: StoredPhoto(mediaType: "image/png", data: image, updatedAt: product.createdAt)))
+                    id: id(),
+                    sizes: PhotoSizes(
+                        full: stored, medium: stored, thumb: stored,
+                        dimensions: PixelSize(width: GeneratedPhoto.width, height: GeneratedPhoto.height))))
         }
     }
 

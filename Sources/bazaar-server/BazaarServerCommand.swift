@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `bazaar-server`: serves the API (`serve`, the default, so `bazaar-server --port 8080` still
-/// runs the server), and the operator's commands on the same database (`moderators`).
+/// runs the server), and the operator's commands on the same database (`moderators`, `photos`).
 @main
 struct BazaarServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,6 +13,8 @@ struct BazaarServerCommand: AsyncParsableCommand {
             Examples:
               bazaar-server --port 8080 --sqlite bazaar.sqlite
               bazaar-server moderators add ada --sqlite bazaar.sqlite
+              bazaar-server photos rebuild --sqlite bazaar.sqlite
             """,
-        subcommands: [ServeCommand.self, ModeratorsCommand.self], defaultSubcommand: ServeCommand.self)
+        subcommands: [ServeCommand.self, ModeratorsCommand.self, PhotosCommand.self],
+        defaultSubcommand: ServeCommand.self)
 }

@@ -162,8 +162,7 @@ struct CLIWalkthroughTests {
             #expect(me.displayName == "Bea B.")
 
             let photo = buyer.configFolder.appendingPathComponent("me.jpeg-really-a-png")
-            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 200_000)).write(
-                to: photo)
+            try TestImages.png(width: 400, height: 300, grain: 40).write(to: photo)
             let upload = try await buyer.run(["profile", "photo", photo.path])
             #expect(upload.exitCode == 0, "\(upload.stderr)")
             #expect(upload.stdout.contains("100%"), "the progress bar ends at 100%")

@@ -48,13 +48,25 @@ struct ResourceJSONTests {
 
     @Test func productRoundTrips() throws {
         let json =
-            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","favouriteCount":3,"id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":12000,"sellerId":"u1","status":"reserved","title":"Road bike","updatedAt":"2026-01-03T03:04:05.006Z"}"#
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"Blue, 54 cm","favouriteCount":3,"id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"photos":[{"fullURL":"/v1/products/p1/photos/f1","height":1365,"id":"f1","mediumURL":"/v1/products/p1/photos/f1?size=medium","thumbURL":"/v1/products/p1/photos/f1?size=thumb","width":2048}],"priceCents":12000,"sellerId":"u1","status":"reserved","title":"Road bike","updatedAt":"2026-01-03T03:04:05.006Z"}"#
         let (product, encoded) = try roundTrip(Product.self, json)
         #expect(product.priceCents == 12000)
         #expect(product.photoURLs == ["/v1/products/p1/photos/f1"])
+        #expect(
+            product.photos.first?.width == 2048 && product.photos.first?.url(.thumb).hasSuffix("?size=thumb") == true)
         #expect(product.status == .reserved && product.favouriteCount == 3)
         #expect(product.updatedAt > product.createdAt)
         #expect(encoded == json)
+    }
+
+    @Test("a product from a server before sizes reads each photo URL as a photo of unknown size, every size that URL")
+    func productWithoutSizesDecodesItsURLsAsPhotos() throws {
+        let json =
+            #"{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","id":"p1","photoURLs":["/v1/products/p1/photos/f1"],"priceCents":1,"sellerId":"u1","title":"Old"}"#
+        let (product, _) = try roundTrip(Product.self, json)
+        let photo = try #require(product.photos.first)
+        #expect(photo.id == "f1" && photo.width == nil && photo.height == nil)
+        #expect(PhotoSize.allCases.map(photo.url) == Array(repeating: "/v1/products/p1/photos/f1", count: 3))
     }
 
     @Test("a product from a server before listings had a life reads as available, unchanged and unsaved")
@@ -88,7 +100,7 @@ struct ResourceJSONTests {
 
     @Test func conversationWithEverythingRoundTrips() throws {
         let json =
-            #"{"blocked":true,"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
+            #"{"blocked":true,"id":"c1","lastMessage":{"body":"Still available?","conversationId":"c1","createdAt":"2026-01-02T03:04:05.006Z","id":"m1","kind":"text","senderId":"u2"},"otherUser":{"bio":"hi","createdAt":"2026-01-02T03:04:05.006Z","displayName":"Bo","id":"u2","photoURL":null,"ratingAverage":null,"ratingCount":0,"username":"bo"},"product":{"createdAt":"2026-01-02T03:04:05.006Z","currency":"EUR","description":"","favouriteCount":0,"id":"p1","photoURLs":[],"photos":[],"priceCents":0,"sellerId":"u1","status":"available","title":"Free chair","updatedAt":"2026-01-02T03:04:05.006Z"},"unreadCount":3,"updatedAt":"2026-01-02T03:04:05.006Z"}"#
         let (conversation, encoded) = try roundTrip(Conversation.self, json)
         #expect(conversation.unreadCount == 3)
         #expect(conversation.lastMessage?.body == "Still available?")

@@ -1,5 +1,7 @@
+import BazaarAPI
 import BazaarImages
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The photo pipeline (libvips)")
@@ -83,74 +85,6 @@ struct ImagePipelineTests {
     }
 }
 
-/// Builds the metadata blocks a camera writes, by hand, into a JPEG.
-enum JPEGMetadata {
-    /// A big-endian TIFF/EXIF block with the orientation, an image description and a GPS IFD
-    /// holding a latitude reference.
-    static func exif(orientation: UInt16, description: String) -> Data {
-        var text = Array(description.utf8) + [0]
-        if text.count % 2 == 1 { text.append(0) }
-        var tiff = Data("MM".utf8) + be16(42) + be32(8)
-        // IFD0: three entries, then the next-IFD offset; the description and the GPS IFD follow it.
-        let ifd0Size = 2 + 3 * 12 + 4
-        let descriptionOffset = 8 + ifd0Size
-        let gpsOffset = descriptionOffset + text.count
-        tiff += be16(3)
-        tiff += be16(0x010E) + be16(2) + be32(UInt32(text.count)) + be32(UInt32(descriptionOffset))
-        tiff += be16(0x0112) + be16(3) + be32(1) + be16(orientation) + be16(0)
-        tiff += be16(0x8825) + be16(4) + be32(1) + be32(UInt32(gpsOffset))
-        tiff += be32(0)
-        tiff += Data(text)
-        tiff += be16(1) + be16(0x0001) + be16(2) + be32(2) + Data("N".utf8) + Data([0, 0, 0]) + be32(0)
-        return Data("Exif".utf8) + Data([0, 0]) + tiff
-    }
-
-    /// `jpeg` with an APP1 EXIF segment and an APP1 XMP segment right after its start marker.
-    static func inserting(exif: Data, xmp: String?, into jpeg: Data) -> Data {
-        var segments = segment(0xE1, exif)
-        if let xmp { segments += segment(0xE1, Data("http://ns.adobe.com/xap/1.0/".utf8) + Data([0]) + Data(xmp.utf8)) }
-        return jpeg.prefix(2) + segments + jpeg.dropFirst(2)
-    }
-
-    /// The markers of the segments before the image data.
-    static func segments(of jpeg: Data) -> [UInt8] {
-        let bytes = [UInt8](jpeg)
-        var markers: [UInt8] = []
-        var index = 2
-        while index + 4 <= bytes.count, bytes[index] == 0xFF, bytes[index + 1] != 0xDA {
-            markers.append(bytes[index + 1])
-            index += 2 + Int(bytes[index + 2]) << 8 + Int(bytes[index + 3])
-        }
-        return markers
-    }
-
-    private static func segment(_ marker: UInt8, _ payload: Data) -> Data {
-        Data([0xFF, marker]) + be16(UInt16(payload.count + 2)) + payload
-    }
-
-    static func be16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
-    static func be32(_ value: UInt32) -> Data { be16(UInt16(value >> 16)) + be16(UInt16(value & 0xFFFF)) }
-}
-
-/// A PNG that is only its signature and header: what a decompression bomb shows before its data.
-enum PNGHeader {
-    static func declaring(width: UInt32, height: UInt32) -> Data {
-        let header = Data("IHDR".utf8) + JPEGMetadata.be32(width) + JPEGMetadata.be32(height) + Data([8, 2, 0, 0, 0])
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + JPEGMetadata.be32(13) + header
-            + JPEGMetadata.be32(crc32(header)) + JPEGMetadata.be32(0) + Data("IDAT".utf8)
-            + JPEGMetadata.be32(crc32(Data("IDAT".utf8)))
-    }
-
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
-}
-
 @Suite("Photos processed off the event loop, a bounded number at once")
 struct PhotoProcessorTests {
     @Test(
@@ -179,6 +113,5 @@ struct PhotoProcessorTests {
         #expect((2...8).contains(outcomes.count { $0 == "done" }))
         #expect(processor.busyCount == 0, "every place is given back")
         #expect(try await processor.sizes(of: photo)[.thumb]?.width == 240)
-        try await processor.shutdown()
     }
 }

@@ -237,25 +237,34 @@ struct AccountTests {
         try await StorageKind.sqlite.withConfiguration { configuration in
             let bio = "Ask me about my zebra-striped armchair \(UUID().uuidString)"
             let name = "Quintessa Vandermeer-\(UUID().uuidString.prefix(8))"
-            let photo = Data("JPEG-MARKER-\(UUID().uuidString)".utf8)
+            let secret = "GPS-\(UUID().uuidString)"
             try await BazaarTestHarness.withServer(configuration: configuration) { client in
                 let ada = try await client.register("ada", displayName: name)
                 let token = ada.tokens.accessToken
                 expectStatus(
                     try await client.send(
                         .PATCH, APIRoutes.updateMe.template, json: UpdateProfileRequest(bio: bio), token: token), 200)
-                expectStatus(
-                    try await client.send(
-                        .PUT, APIRoutes.uploadPhoto.template, rawBody: Data([0xFF, 0xD8, 0xFF, 0xE0]) + photo,
-                        contentType: "image/jpeg", token: token), 200)
+                let uploaded = try await client.send(
+                    .PUT, APIRoutes.uploadPhoto.template, rawBody: TestImages.jpegWithMetadata(secret: secret),
+                    contentType: "image/jpeg", token: token)
+                expectStatus(uploaded, 200)
+                let photoURL = try #require(try uploaded.decode(User.self).photoURL)
+                // A stretch of each stored size's bytes, from its middle.
+                var photos: [Data] = []
+                for size in PhotoSize.allCases {
+                    let served = try await client.get(size.url(photoURL)).body
+                    photos.append(served.subdata(in: served.count / 2..<served.count / 2 + 48))
+                }
                 let files = [configuration.sqlitePath, configuration.sqlitePath + "-wal"]
                 #expect(Self.contains(files, Data(bio.utf8)), "the test's own check finds the bio before")
+                #expect(photos.allSatisfy { Self.contains(files, $0) }, "and every size of the photo")
+                #expect(!Self.contains(files, Data(secret.utf8)), "the upload's metadata was never stored")
                 expectStatus(
                     try await client.send(
                         .DELETE, APIRoutes.deleteAccount.template, json: DeleteAccountRequest(password: "password123"),
                         token: token), 204)
-                for needle in [Data(bio.utf8), Data(name.utf8), photo] {
-                    #expect(!Self.contains(files, needle), "\(String(decoding: needle, as: UTF8.self)) is still there")
+                for needle in [Data(bio.utf8), Data(name.utf8)] + photos {
+                    #expect(!Self.contains(files, needle), "\(needle.prefix(24) as NSData) is still there")
                 }
             }
         }

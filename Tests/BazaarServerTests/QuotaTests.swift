@@ -80,7 +80,7 @@ struct QuotaTests {
             expectRateLimited(
                 try await client.post(
                     APIRoutes.startConversation.template, StartConversationRequest(userId: cyd.user.id), token: token))
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32))
+            let png = TestImages.png(width: 16, height: 16)
             expectStatus(
                 try await client.send(
                     .PUT, APIRoutes.uploadPhoto.template, rawBody: png, contentType: "image/png", token: token), 200)

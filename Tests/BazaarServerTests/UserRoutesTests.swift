@@ -4,10 +4,10 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
-/// A tiny valid-looking PNG: the signature, then filler.
-let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
-/// A JPEG start.
-let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 1, count: 100)
+/// A small real PNG (320 × 240).
+let pngBytes = TestImages.png()
+/// A small real JPEG (640 × 480).
+let jpegBytes = TestImages.jpeg()
 
 @Suite("User routes")
 struct UserRoutesTests {
@@ -62,15 +62,19 @@ struct UserRoutesTests {
 
             let served = try await client.get(photoURL)
             expectStatus(served, 200)
-            #expect(served.body == pngBytes)
-            #expect(served.header("Content-Type") == "image/png")
+            #expect(served.header("Content-Type") == "image/jpeg", "re-encoded, whatever was uploaded")
+            #expect(served.body != pngBytes)
             #expect(served.header("Cache-Control")?.contains("immutable") == true)
             let etag = try #require(served.header("ETag"))
             let notModified = try await client.get(
                 APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
             expectStatus(notModified, 304)
+            let thumb = try await client.get(PhotoSize.thumb.url(photoURL))
+            expectStatus(thumb, 200)
+            #expect(thumb.body.count < served.body.count && thumb.header("ETag") != etag)
+            #expect(thumb.header("Cache-Control")?.contains("immutable") == true)
+            expectError(try await client.get(photoURL + "&size=huge"), 400, code: "invalid_query")
 
-            // A JPEG declared as PNG is stored as what it is.
             let second = try await client.send(
                 .PUT, APIRoutes.uploadPhoto.template, rawBody: jpegBytes, contentType: "image/jpeg", token: token)
             let newURL = try #require(try second.decode(User.self).photoURL)
@@ -78,7 +82,9 @@ struct UserRoutesTests {
             let changed = try await client.get(
                 APIRoutes.userPhoto.path(ada.user.id), headers: [("If-None-Match", etag)])
             expectStatus(changed, 200)
-            #expect(changed.header("Content-Type") == "image/jpeg")
+            #expect(changed.header("ETag") != etag)
+            let stale = try await client.get(photoURL)
+            #expect(stale.header("Cache-Control") == "public, no-cache", "an old version's URL is not cached for long")
         }
     }
 
@@ -89,7 +95,7 @@ struct UserRoutesTests {
             let text = try await client.send(
                 .PUT, APIRoutes.uploadPhoto.template, rawBody: Data("<svg/>".utf8), contentType: "image/png",
                 token: token)
-            expectError(text, 415, code: "unsupported_media_type")
+            expectError(text, 422, code: "invalid_image")
             let gif = try await client.send(
                 .PUT, APIRoutes.uploadPhoto.template, rawBody: Data("GIF89a".utf8), contentType: "image/gif",
                 token: token)
@@ -108,9 +114,10 @@ struct UserRoutesTests {
                 .PUT, APIRoutes.uploadPhoto.template, rawBody: big, contentType: "image/png",
                 token: ada.tokens.accessToken)
             expectError(response, 413, code: "body_too_large")
-            let exactly = pngBytes + Data(repeating: 0, count: 5 * 1024 * 1024 - pngBytes.count)
+            // A JPEG ends at its end marker; what follows is never read.
+            let exactly = jpegBytes + Data(repeating: 0, count: 5 * 1024 * 1024 - jpegBytes.count)
             let fits = try await client.send(
-                .PUT, APIRoutes.uploadPhoto.template, rawBody: exactly, contentType: "image/png",
+                .PUT, APIRoutes.uploadPhoto.template, rawBody: exactly, contentType: "image/jpeg",
                 token: ada.tokens.accessToken)
             expectStatus(fits, 200)
         }

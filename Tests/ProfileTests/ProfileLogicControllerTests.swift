@@ -9,8 +9,8 @@ import Testing
 
 @Suite("ProfileLogicController against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProfileLogicControllerTests {
-    /// A small PNG: the signature the server sniffs, then some bytes.
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x42, count: 300_000)
+    /// A real PNG of a few hundred KB, so an upload reports progress along the way.
+    static let png = TestImages.png(width: 400, height: 300, grain: 40)
 
     static func screen(_ session: UserSession) -> ProfileScreen {
         ProfileModule(session: session).profileScreen()

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Product photo endpoints against the real bazaar-server", .timeLimit(.minutes(2)))
 struct ProductPhotoEndpointTests {
-    @Test("a seller uploads with progress to 100%, reorders and removes; the photo is fetched back byte for byte")
+    @Test("a seller uploads with progress to 100%, reorders and removes; every size is fetched back")
     func uploadReorderRemove() async throws {
         try await SessionFixture.with { fixture in
             _ = try await fixture.raw.register("pia", password: "password123")
@@ -17,7 +17,8 @@ struct ProductPhotoEndpointTests {
             let product = try await network.request(
                 BazaarEndpoints.createProduct(
                     CreateProductRequest(title: "Desk", description: "", priceCents: 900, currency: "EUR")))
-            let image = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 9, count: 1_500_000))
+            let image = TestImages.jpeg(width: 1600, height: 1200, grain: 30)
+            #expect(image.count > 500_000, "large enough for progress along the way: \(image.count)")
             let fractions = Mutex<[Double]>([])
             let first = try await network.request(
                 BazaarEndpoints.addProductPhoto(productId: product.id, image: image, mediaType: .jpeg),
@@ -29,7 +30,7 @@ struct ProductPhotoEndpointTests {
             let seen = fractions.withLock { $0 }
             #expect(seen.count > 1, "progress along the way, not only at the end")
             #expect(seen.last == 1)
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+            let png = TestImages.png()
             let both = try await network.request(
                 BazaarEndpoints.addProductPhoto(productId: product.id, image: png, mediaType: .png))
             #expect(both.photoURLs.count == 2 && both.photoURLs[0] == first.photoURLs[0])
@@ -40,8 +41,12 @@ struct ProductPhotoEndpointTests {
             let removed = try await network.request(
                 BazaarEndpoints.removeProductPhoto(productId: product.id, photoId: ids[1]))
             #expect(removed.photoURLs == [first.photoURLs[0]])
-            let fetched = try await fixture.raw.get(removed.photoURLs[0])
-            #expect(fetched.body == image)
+            let photo = try #require(removed.photos.first)
+            #expect(photo.width == 1600 && photo.height == 1200)
+            for size in PhotoSize.allCases {
+                let fetched = try await fixture.raw.get(photo.url(size))
+                #expect(fetched.status == 200 && fetched.header("Content-Type") == "image/jpeg", "\(size)")
+            }
         }
     }
 }

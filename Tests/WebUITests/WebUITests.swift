@@ -97,7 +97,9 @@ struct PageRendererTests {
         let product = Product(
             id: "p1", sellerId: "s1", title: "Desk", description: "", priceCents: 100, currency: "EUR",
             createdAt: Date(timeIntervalSince1970: 0),
-            photoURLs: ["/v1/products/p1/photos/a", "/v1/products/p1/photos/b"])
+            photos: ["a", "b"].map {
+                Photo(id: $0, width: 1200, height: 800, fullURL: "/v1/products/p1/photos/\($0)")
+            })
         let nav = NavigationView(user: nil, csrf: "t")
         let list = renderer.render(
             ProductListView(
@@ -118,7 +120,7 @@ struct PageRendererTests {
             page.contains(
                 #"<img src="http://127.0.0.1:8080/v1/products/p1/photos/b" alt="Photo 2 of Desk" loading="lazy""#))
         var bare = product
-        bare.photoURLs = []
+        bare.photos = []
         let plain = renderer.render(
             ProductDetailView(
                 content: ProductDetailContent(product: bare, seller: seller), me: nil, nav: nav, server: server),

@@ -104,7 +104,7 @@ struct DemoScript {
         }
 
         try await narrator.step(10, "…and uploads a profile photo")
-        let photo = DemoImage.png()
+        let photo = DemoImage.portrait()
         let bar = narrator.output.progress("   Uploading photo.png (\(photo.count / 1024) KiB)")
         let progress = Task {
             for await state in await profile.logic.states() {

@@ -103,14 +103,13 @@ public struct AccountExportService: Sendable {
                     id: session.id, createdAt: session.createdAt, lastUsedAt: session.lastUsedAt,
                     userAgent: session.userAgent, current: false)
             })
-        if let photo = try await store.photo(userId: userId) {
+        if let photo = try await store.photo(userId: userId, size: .full) {
             files.append(
                 AccountExport.File(path: "photos/profile.\(Self.fileExtension(photo.mediaType))", data: photo.data))
         }
         for product in listings {
-            for (index, url) in product.photoURLs.enumerated() {
-                guard let photoId = url.split(separator: "/").last.map(String.init),
-                    let photo = try await store.productPhoto(productId: product.id, photoId: photoId)
+            for (index, listed) in product.photos.enumerated() {
+                guard let photo = try await store.productPhoto(productId: product.id, photoId: listed.id, size: .full)
                 else { continue }
                 files.append(
                     AccountExport.File(

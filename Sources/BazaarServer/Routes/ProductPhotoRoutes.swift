@@ -14,10 +14,12 @@ struct ProductPhotoRoutes: RouteGroup {
         router.on(APIRoutes.addProductPhoto) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let productId = try context.pathId("The product or photo")
-            let photo = try await UploadedImage.read(request, now: deps.now())
+            let body = try await UploadedImage.body(of: request)
+            // Charged before the decode, the costly part: a refused image spends the quota too.
             try deps.quotas.charge(.uploadPhoto, by: caller.userId)
+            let sizes = try await UploadedImage.sizes(of: body, processor: deps.photos, now: deps.now())
             let change = try await deps.store.addProductPhoto(
-                productId: productId, sellerId: caller.userId, photo: NewProductPhoto(id: deps.newId(), photo: photo))
+                productId: productId, sellerId: caller.userId, photo: NewProductPhoto(id: deps.newId(), sizes: sizes))
             return try await answer(change, status: .created)
         }
         router.on(APIRoutes.reorderProductPhotos) { request, context in
@@ -43,7 +45,8 @@ struct ProductPhotoRoutes: RouteGroup {
         router.on(APIRoutes.productPhoto) { request, context in
             guard
                 let photo = try await deps.store.productPhoto(
-                    productId: try context.pathId("The photo"), photoId: try context.photoId("The photo"))
+                    productId: try context.pathId("The photo"), photoId: try context.photoId("The photo"),
+                    size: try UploadedImage.size(request))
             else { throw APIError.notFound("The photo") }
             // A photo's URL names one upload: what it serves never changes.
             return UploadedImage.response(photo, request: request, cacheControl: "public, max-age=31536000, immutable")

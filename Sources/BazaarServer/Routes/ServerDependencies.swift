@@ -1,5 +1,6 @@
 import BazaarAPI
 import BazaarDomain
+import BazaarImages
 import BazaarStorage
 import Foundation
 import Hummingbird
@@ -26,6 +27,8 @@ struct ServerDependencies: Sendable {
     let refreshReuseInterval: Duration
     /// The marketplace's rules (``MarketplaceServices``): what routes call to decide.
     let services: MarketplaceServices
+    /// Turns uploads into photo sizes, a bounded number at once, off the event loops.
+    let photos: PhotoProcessor
     let logger: Logger
 
     /// Per-user write quotas and per-address read quotas (the services charge the same ones).

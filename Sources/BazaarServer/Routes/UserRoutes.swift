@@ -56,18 +56,24 @@ struct UserRoutes: RouteGroup {
 
     func uploadPhoto(_ request: Request) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
-        let photo = try await UploadedImage.read(request, now: deps.now())
+        let body = try await UploadedImage.body(of: request)
         try deps.quotas.charge(.uploadPhoto, by: caller.userId)
-        guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: photo) else {
+        let sizes = try await UploadedImage.sizes(of: body, processor: deps.photos, now: deps.now())
+        guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: sizes) else {
             throw APIError.notFound("The user")
         }
         return try JSONResponse.make(record.user)
     }
 
     func photo(_ request: Request, userId: String) async throws -> Response {
-        guard let photo = try await deps.store.photo(userId: userId) else { throw APIError.notFound("The photo") }
-        // A URL naming the current version (`?v=`, as `photoURL` does) never changes content.
-        let versioned = QueryParameters.string(request, "v") == String(photo.digest.prefix(16))
+        guard
+            let photo = try await deps.store.photo(userId: userId, size: try UploadedImage.size(request)),
+            let user = try await deps.store.user(id: userId)
+        else { throw APIError.notFound("The photo") }
+        // A URL naming the current version (`?v=`, as `photoURL` does: the full size's digest)
+        // never changes content.
+        let version = user.user.photoURL.flatMap { URLComponents(string: $0)?.queryItems?.first { $0.name == "v" } }
+        let versioned = version?.value != nil && QueryParameters.string(request, "v") == version?.value
         return UploadedImage.response(
             photo, request: request,
             cacheControl: versioned ? "public, max-age=31536000, immutable" : "public, no-cache")

@@ -36,9 +36,11 @@ int bz_vips_resize(
     const void *data, size_t length, int longest_side, int quality, double seconds, void **out, size_t *out_length,
     int *out_width, int *out_height, int *out_webp, char **error);
 
-/// A made-up picture of `width` × `height` (colour bands that vary across it), encoded as JPEG
-/// (`format` 1) or PNG (`format` 2): for tests and demo data. Returns 0 with `*out` set, or -1.
-int bz_vips_test_image(int width, int height, int format, void **out, size_t *out_length, char **error);
+/// A made-up picture of `width` × `height` (colour bands that vary across it, with grain of
+/// standard deviation `noise` when it is above 0), encoded as JPEG (`format` 1), PNG (2) or WebP
+/// (3): for tests and demo data. Returns 0 with `*out` set, or -1.
+int bz_vips_test_image(
+    int width, int height, int format, double noise, void **out, size_t *out_length, char **error);
 
 /// Frees what the functions above returned.
 void bz_vips_free(void *pointer);

@@ -45,7 +45,7 @@ extension [BulkProductPhoto] {
     func photoColumns() -> [String: String] {
         var orders: [String: ProductPhotoOrder] = [:]
         for item in self {
-            _ = orders[item.productId, default: ProductPhotoOrder(column: "")].append(item.photo.id)
+            _ = orders[item.productId, default: ProductPhotoOrder(column: "")].append(item.photo.entry)
         }
         return orders.mapValues(\.column)
     }

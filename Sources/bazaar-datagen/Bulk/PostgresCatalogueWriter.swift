@@ -45,13 +45,21 @@ struct PostgresCatalogueWriter: CatalogueBulkWriter {
             ORDER BY position
             """)
         guard !photos.isEmpty else { return }
-        let images = photos.map(\.photo.photo)
+        let fulls = photos.map(\.photo.sizes.full)
         try await database.rows(
             """
             INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at)
             SELECT * FROM unnest(\(photos.map(\.photo.id))::TEXT[], \(photos.map(\.productId))::TEXT[],
-                \(images.map(\.mediaType))::TEXT[], \(images.map(\.digest))::TEXT[], \(images.map { ByteBuffer(bytes: $0.data) })::BYTEA[],
-                \(images.map { StoredValues.millis($0.updatedAt) })::BIGINT[])
+                \(fulls.map(\.mediaType))::TEXT[], \(fulls.map(\.digest))::TEXT[], \(fulls.map { _ in ByteBuffer() })::BYTEA[],
+                \(fulls.map { StoredValues.millis($0.updatedAt) })::BIGINT[])
+            """)
+        let sizes = photos.flatMap { item in item.photo.sizes.all.map { (item.photo.id, $0.size.rawValue, $0.photo) } }
+        try await database.rows(
+            """
+            INSERT INTO photo_sizes (photo_id, size, media_type, digest, data)
+            SELECT * FROM unnest(\(sizes.map(\.0))::TEXT[], \(sizes.map(\.1))::TEXT[],
+                \(sizes.map(\.2.mediaType))::TEXT[], \(sizes.map(\.2.digest))::TEXT[],
+                \(sizes.map { ByteBuffer(bytes: $0.2.data) })::BYTEA[])
             """)
     }
 

@@ -57,12 +57,19 @@ struct SQLiteCatalogueWriter: CatalogueBulkWriter {
                 sql:
                     "INSERT INTO product_photos (id, product_id, media_type, digest, data, created_at) VALUES (?, ?, ?, ?, ?, ?)"
             )
+            let size = try db.makeStatement(
+                sql: "INSERT INTO photo_sizes (photo_id, size, media_type, digest, data) VALUES (?, ?, ?, ?, ?)")
             for item in photos {
-                let image = item.photo.photo
+                let full = item.photo.sizes.full
                 try photo.execute(arguments: [
-                    item.photo.id, item.productId, image.mediaType, image.digest, image.data,
-                    StoredValues.millis(image.updatedAt),
+                    item.photo.id, item.productId, full.mediaType, full.digest, Data(),
+                    StoredValues.millis(full.updatedAt),
                 ])
+                for (name, image) in item.photo.sizes.all {
+                    try size.execute(arguments: [
+                        item.photo.id, name.rawValue, image.mediaType, image.digest, image.data,
+                    ])
+                }
             }
         }
     }

@@ -56,22 +56,23 @@ struct StorageTests {
     }
 
     @Test(arguments: StorageKind.available)
-    func aPhotoIsStoredWithItsBytesAndReplacedByTheNextOne(storage: StorageKind) async throws {
+    func aProfilePhotoIsStoredInEverySizeAndReplacedWhole(storage: StorageKind) async throws {
         try await storage.withStore { store in
-            let ada = try await StoreFixtures(store).user("ada")
-            let first = StoredPhoto(
-                mediaType: "image/png", data: Data([0x89, 0x50, 0, 1, 2]), digest: "aaaa1111",
-                updatedAt: Date(timeIntervalSince1970: 1_800_000_000))
-            let second = StoredPhoto(
-                mediaType: "image/jpeg", data: Data(repeating: 0xFF, count: 70_000), digest: "bbbb2222",
-                updatedAt: Date(timeIntervalSince1970: 1_800_000_001))
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.user("ada")
+            let first = fixtures.sizes("first")
+            let second = fixtures.sizes("second", bytes: 70_000)
             let updated = try await store.setPhoto(userId: ada.id, photo: first)
-            #expect(updated?.user.photoURL?.contains("aaaa1111") == true)
-            #expect(try await store.photo(userId: ada.id) == first)
+            #expect(updated?.user.photoURL?.contains(String(first.full.digest.prefix(16))) == true)
+            for size in PhotoSize.allCases {
+                #expect(try await store.photo(userId: ada.id, size: size) == first[size], "\(size)")
+            }
             _ = try await store.setPhoto(userId: ada.id, photo: second)
-            #expect(try await store.photo(userId: ada.id) == second)
+            for size in PhotoSize.allCases {
+                #expect(try await store.photo(userId: ada.id, size: size) == second[size], "\(size)")
+            }
             #expect(try await store.setPhoto(userId: "missing", photo: first) == nil)
-            #expect(try await store.photo(userId: "missing") == nil)
+            #expect(try await store.photo(userId: "missing", size: .thumb) == nil)
         }
     }
 

@@ -26,6 +26,19 @@ struct StoreFixtures {
 
     static func id() -> String { UUID().uuidString.lowercased() }
 
+    /// Three made-up sizes of a photo (a store keeps bytes; it never decodes them), each's bytes
+    /// naming `tag` and its size, `bytes` long for the full one.
+    func sizes(_ tag: String, bytes: Int = 64) -> PhotoSizes {
+        func size(_ name: PhotoSize, _ count: Int) -> StoredPhoto {
+            var data = Data("\(tag)-\(name.rawValue)-".utf8)
+            data.append(Data(repeating: 0xAB, count: max(0, count - data.count)))
+            return StoredPhoto(mediaType: "image/jpeg", data: data, updatedAt: now)
+        }
+        return PhotoSizes(
+            full: size(.full, bytes), medium: size(.medium, bytes / 2), thumb: size(.thumb, bytes / 4),
+            dimensions: PixelSize(width: 2048, height: 1365))
+    }
+
     /// Runs `body` with a store on a new SQLite file, removed afterwards; at most `maxBatch`
     /// concurrent writes share a transaction.
     static func withSQLiteStore(maxBatch: Int = 256, _ body: (SQLiteStore) async throws -> Void) async throws {
