@@ -529,6 +529,7 @@ let package = Package(
                 "BazaarSearch",
                 "BazaarSQLite",
                 "BazaarPostgres",
+                "BazaarImages",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 "bazaar-server",

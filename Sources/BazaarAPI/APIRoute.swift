@@ -112,6 +112,14 @@ public enum APIRoutes {
     /// `POST /v1/conversations/{id}/messages`: send a message (needs `Idempotency-Key`).
     public static let sendMessage = APIRoute(
         method: "POST", template: "/v1/conversations/{id}/messages", requiresAuth: true)
+    /// `POST /v1/conversations/{id}/attachments`: upload a photo (the image is the body) to send
+    /// in this conversation with the next message.
+    public static let uploadAttachment = APIRoute(
+        method: "POST", template: "/v1/conversations/{id}/attachments", requiresAuth: true)
+    /// `GET /v1/conversations/{id}/attachments/{attachment}`: a chat photo's image, for the
+    /// conversation's members only.
+    public static let attachment = APIRoute(
+        method: "GET", template: "/v1/conversations/{id}/attachments/{attachment}", requiresAuth: true)
     /// `POST /v1/conversations/{id}/offers`: make an offer on the conversation's product (needs
     /// `Idempotency-Key`).
     public static let makeOffer = APIRoute(
@@ -179,7 +187,8 @@ public enum APIRoutes {
         product, createProduct, updateProduct, deleteProduct, changeProductStatus, saveFavourite, removeFavourite,
         favourites, reviewProduct, userReviews, addProductPhoto,
         reorderProductPhotos, productPhoto, removeProductPhoto, conversations,
-        startConversation, conversation, messages, sendMessage, makeOffer, conversationOffers, acceptOffer,
+        startConversation, conversation, messages, sendMessage, uploadAttachment, attachment, makeOffer,
+        conversationOffers, acceptOffer,
         declineOffer, withdrawOffer, markRead,
         notifications, markNotificationsRead, blockUser, unblockUser, blocks, createReport, myReports,
         moderationReports,

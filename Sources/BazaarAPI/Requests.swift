@@ -50,12 +50,35 @@ public struct StartConversationRequest: Codable, Sendable, Equatable {
 
 /// The body of `POST /v1/conversations/{id}/messages` (sent with an `Idempotency-Key` header).
 public struct SendMessageRequest: Codable, Sendable, Equatable {
-    /// 1-4000 Unicode characters.
+    /// Up to 4000 Unicode characters; at least one unless the message carries photos.
     public var body: String
+    /// Photos uploaded to the conversation (`POST …/attachments`) and not sent yet, at most
+    /// ``Message/attachmentLimit``, in the order they are shown.
+    public var attachmentIds: [String]
 
     /// Creates a send-message request.
-    public init(body: String) {
+    public init(body: String, attachmentIds: [String] = []) {
         self.body = body
+        self.attachmentIds = attachmentIds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case body, attachmentIds
+    }
+
+    /// Decodes a request; either field may be left out (the rule that one of them is given is the
+    /// server's).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        body = try container.decodeIfPresent(String.self, forKey: .body) ?? ""
+        attachmentIds = try container.decodeIfPresent([String].self, forKey: .attachmentIds) ?? []
+    }
+
+    /// Encodes the body, and the photos when there are some (a text message stays as it was).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(body, forKey: .body)
+        if !attachmentIds.isEmpty { try container.encode(attachmentIds, forKey: .attachmentIds) }
     }
 }
 

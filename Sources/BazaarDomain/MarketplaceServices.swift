@@ -9,6 +9,8 @@ import Foundation
 public struct MarketplaceServices: Sendable {
     /// Sending messages.
     public let messages: MessageService
+    /// Uploading chat photos.
+    public let attachments: AttachmentService
     /// Registering, signing in, changing the password and deleting an account.
     public let accounts: AccountService
     /// Opening conversations and marking them read.
@@ -41,7 +43,8 @@ public struct MarketplaceServices: Sendable {
         throttle: any LoginThrottling, clock: DomainClock
     ) {
         self.quotas = quotas
-        messages = MessageService(store: store, quotas: quotas, clock: clock)
+        attachments = AttachmentService(store: store, clock: clock)
+        messages = MessageService(store: store, quotas: quotas, attachments: attachments, clock: clock)
         accounts = AccountService(store: store, events: events, hasher: hasher, throttle: throttle, clock: clock)
         conversations = ConversationService(store: store, events: events, quotas: quotas, clock: clock)
         blocks = BlockService(store: store, quotas: quotas, clock: clock)

@@ -143,6 +143,7 @@ extension WritePlan {
             case .expectReportOpen(let id): keys.insert("report:\(id)")
             case .removeMessage(let id): keys.insert("message:\(id)")
             case .suspendUser(let id): keys.insert("user:\(id)")
+            case .attachPhotos(let ids, _, _, _): keys.formUnion(ids.map { "attachment:\($0)" })
             }
         }
         return keys

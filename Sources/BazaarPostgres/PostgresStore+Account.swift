@@ -52,6 +52,10 @@ extension PostgresStore {
             try await transaction.rows("DELETE FROM notifications WHERE user_id = \(userId)")
             try await transaction.rows("DELETE FROM idempotency_keys WHERE user_id = \(userId)")
             try await transaction.rows("DELETE FROM photos WHERE user_id = \(userId)")
+            // Their chat photos go (each size with it); their messages stay, showing none.
+            try await transaction.rows("DELETE FROM attachments WHERE uploader_id = \(userId)")
+            try await transaction.rows(
+                "UPDATE messages SET attachments = '' WHERE sender_id = \(userId) AND attachments <> ''")
             try await transaction.rows(
                 """
                 UPDATE users SET display_name = '', bio = NULL, photo_digest = NULL, password_hash = '', role = 'member',

@@ -170,6 +170,7 @@ extension PostgresStore {
                 p.favourite_count AS p_favourite_count,
                 m.id AS m_id, m.conversation_id AS m_conversation_id, m.sender_id AS m_sender_id, m.body AS m_body,
                 m.created_at AS m_created_at, m.kind AS m_kind, m.offer_id AS m_offer_id, m.removed AS m_removed,
+                m.attachments AS m_attachments,
                 EXISTS (SELECT 1 FROM blocks b
                         WHERE (b.blocker_id = c.user_low AND b.blocked_id = c.user_high)
                            OR (b.blocker_id = c.user_high AND b.blocked_id = c.user_low)) AS blocked,

@@ -66,6 +66,16 @@ extension PostgresStore {
                     "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
                 guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
             }
+            if let attached = plan.attachedPhotos {
+                let rows = try await transaction.rows(
+                    """
+                    SELECT id FROM attachments
+                    WHERE id = ANY(\(attached.ids)::TEXT[]) AND uploader_id = \(attached.uploaderId)
+                      AND conversation_id = \(attached.conversationId) AND message_id IS NULL
+                    FOR UPDATE
+                    """)
+                guard rows.count == Set(attached.ids).count else { return nil }
+            }
             if let reportId = plan.expectedOpenReport {
                 // Two moderators resolving one report at once: the second waits here, then finds it resolved.
                 let rows = try await transaction.rows("SELECT status FROM reports WHERE id = \(reportId) FOR UPDATE")
@@ -173,9 +183,10 @@ extension PostgresStore {
             let at = statement.bind(StoredValues.millis(message.createdAt))
             let inserted = statement.addWrite(
                 """
-                INSERT INTO messages (id, conversation_id, sender_id, body, created_at, kind, offer_id)
+                INSERT INTO messages (id, conversation_id, sender_id, body, created_at, kind, offer_id, attachments)
                 SELECT \(id), \(conversation), \(sender), \(statement.bind(message.body)), \(at),
-                    \(statement.bind(message.kind.rawValue)), \(statement.bind(message.offerId))
+                    \(statement.bind(message.kind.rawValue)), \(statement.bind(message.offerId)),
+                    \(statement.bind(PhotoEntry.column(of: message.attachments)))
                 WHERE \(statement.gate)
                 RETURNING seq
                 """)
@@ -337,6 +348,13 @@ extension PostgresStore {
                 """)
         case .suspendUser:
             break  // run apart, by applyApart
+        case .attachPhotos(let ids, let messageId, _, _):
+            // Their rows were locked and checked by applyApart before the statement.
+            statement.addWrite(
+                """
+                UPDATE attachments SET message_id = \(statement.bind(messageId))
+                WHERE id = ANY(\(statement.bind(ids))::TEXT[]) AND \(statement.gate) RETURNING 1
+                """)
         }
     }
 }
@@ -354,10 +372,12 @@ extension StoredWrite {
     /// others: a suspension, or a report (whose open twin breaks a unique index, which would fail
     /// every plan of a group). A plan expecting a product's version or an open report is applied
     /// apart too, its row locked first (a resolution whose report's twins were all resolved
-    /// meanwhile saves no report, and must still find its own resolved).
+    /// meanwhile saves no report, and must still find its own resolved), and so is a message
+    /// sending chat photos, their rows locked and checked first (two sends of one photo at once:
+    /// the second finds it sent).
     var needsOwnTransaction: Bool {
         switch self {
-        case .suspendUser, .saveReport: true
+        case .suspendUser, .saveReport, .attachPhotos: true
         default: false
         }
     }

@@ -37,6 +37,15 @@ extension PostgresStore {
                 transaction.rows(
                     "WITH gone AS (DELETE FROM notifications WHERE created_at < \(cutoffs.notifications) RETURNING 1) SELECT COUNT(*) FROM gone"
                 ))
+            // Each goes with its sizes (the table's delete trigger).
+            counts.attachments = try await Self.count(
+                transaction.rows(
+                    """
+                    WITH gone AS (
+                        DELETE FROM attachments WHERE message_id IS NULL AND created_at < \(cutoffs.unsentAttachments)
+                        RETURNING 1)
+                    SELECT COUNT(*) FROM gone
+                    """))
             return counts
         }
     }

@@ -54,7 +54,8 @@ extension PostgresStore {
         """
     static let productColumns =
         "id, seq, seller_id, title, description, price_cents, currency, created_at, photo_ids, status, updated_at, favourite_count"
-    static let messageColumns = "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id, removed"
+    static let messageColumns =
+        "id, seq, conversation_id, sender_id, body, created_at, kind, offer_id, removed, attachments"
     static let notificationColumns =
         "id, seq, type, is_read, conversation_id, message_id, created_at, product_id, report_id"
 
@@ -104,25 +105,33 @@ extension PostgresStore {
 
     /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, _, conversationId, senderId, body, createdAt, kind, offerId, removed) = try row.decode(
-            (String, Int64, String, String, String, Int64, String, String?, Bool).self)
+        let (id, _, conversationId, senderId, body, createdAt, kind, offerId, removed, attachments) = try row.decode(
+            (String, Int64, String, String, String, Int64, String, String?, Bool, String).self)
         return Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
             createdAt: StoredValues.date(createdAt), kind: try StoredValues.decode(kind, as: "a message's kind"),
-            offerId: offerId, removed: removed)
+            offerId: offerId, removed: removed,
+            // A removed message shows none of its photos.
+            attachments: removed ? [] : PhotoEntry.attachments(column: attachments, conversationId: conversationId))
     }
 
     /// A message from columns named `prefix + name`.
     static func message(_ cells: PostgresRandomAccessRow, prefix: String) throws -> Message {
-        Message(
+        let conversationId = try cells[prefix + "conversation_id"].decode(String.self)
+        let removed = try cells[prefix + "removed"].decode(Bool.self)
+        return Message(
             id: try cells[prefix + "id"].decode(String.self),
-            conversationId: try cells[prefix + "conversation_id"].decode(String.self),
+            conversationId: conversationId,
             senderId: try cells[prefix + "sender_id"].decode(String.self),
             body: try cells[prefix + "body"].decode(String.self),
             createdAt: StoredValues.date(try cells[prefix + "created_at"].decode(Int64.self)),
             kind: try StoredValues.decode(try cells[prefix + "kind"].decode(String.self), as: "a message's kind"),
             offerId: try cells[prefix + "offer_id"].decode(String?.self),
-            removed: try cells[prefix + "removed"].decode(Bool.self))
+            removed: removed,
+            attachments: removed
+                ? []
+                : PhotoEntry.attachments(
+                    column: try cells[prefix + "attachments"].decode(String.self), conversationId: conversationId))
     }
 
     static func notification(_ row: PostgresRow) throws -> BazaarAPI.Notification {

@@ -20,8 +20,16 @@ extension SQLiteStore {
         let nowMillis = StoredValues.millis(now)
         // Before the write, as for a block: a send to them is checked from now on, and refused.
         blockParties.add(userId, userId)
-        let revoked = try await writer.write { db -> [String] in
+        let (revoked, photographed) = try await writer.write { db -> ([String], [String]) in
             let revoked = try Self.revokeSessions(of: userId, except: nil, at: nowMillis, in: db)
+            // Their chat photos go (each size with it); their messages stay, showing none.
+            try db.run(sql: "DELETE FROM attachments WHERE uploader_id = ?", arguments: [userId])
+            let photographed = try String.fetchAll(
+                db,
+                sql: """
+                    UPDATE messages SET attachments = '' WHERE sender_id = ? AND attachments <> ''
+                    RETURNING conversation_id
+                    """, arguments: [userId])
             try db.run(
                 sql: "DELETE FROM refresh_tokens WHERE session_id IN (SELECT id FROM sessions WHERE user_id = ?)",
                 arguments: [userId])
@@ -63,8 +71,9 @@ extension SQLiteStore {
                     WHERE id = ?
                     """,
                 arguments: [nowMillis, userId])
-            return revoked
+            return (revoked, photographed)
         }
+        for conversationId in Set(photographed) { newestMessages.forget(conversationId: conversationId) }
         await announce(revoked)
         // The erasure has committed; what is left is to move the zeroed pages into the file and
         // empty the WAL of the old ones. When readers keep this checkpoint from finishing (busy

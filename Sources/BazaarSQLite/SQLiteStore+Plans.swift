@@ -69,8 +69,8 @@ extension SQLiteStore {
         case blocked
     }
 
-    /// What the plan expected (a product's version, an open report) moved on after the plan
-    /// wrote: thrown to roll its savepoint back.
+    /// What the plan expected (a product's version, an open report, chat photos to send) moved
+    /// on after the plan wrote: thrown to roll its savepoint back.
     private struct ProductMoved: Error {}
 
     /// A claim found taken after the plan wrote: thrown to roll the plan's savepoint back.
@@ -237,6 +237,17 @@ extension SQLiteStore {
                 {
                     applied.changedConversations.append(conversationId)
                 }
+            case .attachPhotos(let ids, let messageId, let uploaderId, let conversationId):
+                wrote = true
+                let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+                try db.run(
+                    sql: """
+                        UPDATE attachments SET message_id = ?
+                        WHERE id IN (\(placeholders)) AND uploader_id = ? AND conversation_id = ? AND message_id IS NULL
+                        """,
+                    arguments: StatementArguments([messageId] + ids + [uploaderId, conversationId]))
+                // Writers are serialised; one that is gone, sent or another's leaves a row unchanged.
+                if db.changesCount != ids.count { throw ProductMoved() }
             case .suspendUser(let id):
                 wrote = true
                 try db.run(
@@ -282,12 +293,12 @@ extension SQLiteStore {
         let seq = try nextSeq(db, table: .messages)
         try db.run(
             sql: """
-                INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at, kind, offer_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO messages (id, seq, conversation_id, sender_id, body, created_at, kind, offer_id, attachments)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 message.id, seq, message.conversationId, message.senderId, message.body, at, message.kind.rawValue,
-                message.offerId,
+                message.offerId, PhotoEntry.column(of: message.attachments),
             ])
         try db.run(
             sql: "UPDATE conversations SET updated_at = ?, last_message_id = ? WHERE id = ?",

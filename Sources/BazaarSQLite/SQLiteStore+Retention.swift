@@ -30,6 +30,11 @@ extension SQLiteStore {
             counts.sessions = sessions.count
             try db.run(sql: "DELETE FROM notifications WHERE created_at < ?", arguments: [cutoffs.notifications])
             counts.notifications = db.changesCount
+            // Each goes with its sizes (the table's delete trigger).
+            try db.run(
+                sql: "DELETE FROM attachments WHERE message_id IS NULL AND created_at < ?",
+                arguments: [cutoffs.unsentAttachments])
+            counts.attachments = db.changesCount
             return (counts, sessions)
         }
         for session in sessions { activeSessions.forget(session) }

@@ -133,15 +133,22 @@ extension SQLiteStore {
     }
 
     static func message(_ row: Row) throws -> Message {
-        Message(
+        let conversationId = try row.decode(String.self, forColumn: "conversation_id")
+        let removed = try row.decode(Int.self, forColumn: "removed") != 0
+        return Message(
             id: try row.decode(String.self, forColumn: "id"),
-            conversationId: try row.decode(String.self, forColumn: "conversation_id"),
+            conversationId: conversationId,
             senderId: try row.decode(String.self, forColumn: "sender_id"),
             body: try row.decode(String.self, forColumn: "body"),
             createdAt: StoredValues.date(try row.decode(Int64.self, forColumn: "created_at")),
             kind: try StoredValues.decode(try row.decode(String.self, forColumn: "kind"), as: "a message's kind"),
             offerId: try row.decode(String?.self, forColumn: "offer_id"),
-            removed: try row.decode(Int.self, forColumn: "removed") != 0
+            removed: removed,
+            // A removed message shows none of its photos.
+            attachments: removed
+                ? []
+                : PhotoEntry.attachments(
+                    column: try row.decode(String.self, forColumn: "attachments"), conversationId: conversationId)
         )
     }
 

@@ -89,6 +89,7 @@ public struct BazaarServer: Sendable {
         router.add(middleware: ReadQuotaMiddleware(deps: deps))
         let groups: [any RouteGroup] = [
             AuthRoutes(deps: deps), UserRoutes(deps: deps), ProductRoutes(deps: deps), ProductPhotoRoutes(deps: deps),
+            AttachmentRoutes(deps: deps),
             ConversationRoutes(deps: deps), OfferRoutes(deps: deps), TrustRoutes(deps: deps), AccountRoutes(deps: deps),
             NotificationRoutes(deps: deps), EventRoutes(deps: deps),
             HealthRoutes(deps: deps, servesMetrics: configuration.metricsAddress == nil),

@@ -132,6 +132,19 @@ public protocol BazaarStore: Sendable {
     /// size until it is rebuilt).
     func productPhoto(productId: String, photoId: String, size: PhotoSize) async throws -> StoredPhoto?
 
+    // MARK: Chat photos
+
+    /// Stores a chat photo uploaded to a conversation, unless its uploader holds too many unsent
+    /// ones or past their allowance (checked with the insert, in one transaction).
+    func addAttachment(_ attachment: NewAttachment) async throws -> AttachmentUpload
+    /// The chat photos with these ids that exist, in no particular order.
+    func attachments(ids: [String]) async throws -> [AttachmentRecord]
+    /// One size of a chat photo of conversation `conversationId`, for `viewerId`: `nil` unless
+    /// the viewer is a member and the photo was sent in a message not removed since, or the
+    /// viewer uploaded it.
+    func attachmentPhoto(conversationId: String, attachmentId: String, viewerId: String, size: PhotoSize)
+        async throws -> StoredPhoto?
+
     // MARK: Photos from before sizes
 
     /// Up to `limit` photos uploaded before sizes existed, ordered by ``UnsizedPhoto/Owner/photoId``,

@@ -13,17 +13,21 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var endedSessions: Duration
     /// Notifications, read or not.
     public var notifications: Duration
+    /// Chat photos uploaded and never sent (a message sends them within moments of their upload;
+    /// one left this long was given up).
+    public var unsentAttachments: Duration
 
     /// The periods: 7 days for idempotency keys and spent refresh tokens, 30 for ended sessions,
-    /// 90 for notifications.
+    /// 90 for notifications, 1 for chat photos never sent.
     public init(
         idempotencyKeys: Duration = .days(7), spentRefreshTokens: Duration = .days(7),
-        endedSessions: Duration = .days(30), notifications: Duration = .days(90)
+        endedSessions: Duration = .days(30), notifications: Duration = .days(90), unsentAttachments: Duration = .days(1)
     ) {
         self.idempotencyKeys = idempotencyKeys
         self.spentRefreshTokens = spentRefreshTokens
         self.endedSessions = endedSessions
         self.notifications = notifications
+        self.unsentAttachments = unsentAttachments
     }
 
     /// The cutoffs at `now`, in the milliseconds the stores keep: rows older than each go.
@@ -32,7 +36,7 @@ public struct RetentionPolicy: Sendable, Equatable {
         return RetentionCutoffs(
             now: StoredValues.millis(now), idempotencyKeys: before(idempotencyKeys),
             spentRefreshTokens: before(spentRefreshTokens), endedSessions: before(endedSessions),
-            notifications: before(notifications))
+            notifications: before(notifications), unsentAttachments: before(unsentAttachments))
     }
 }
 
@@ -45,6 +49,7 @@ public struct RetentionCutoffs: Sendable, Equatable {
     public let spentRefreshTokens: Int64
     public let endedSessions: Int64
     public let notifications: Int64
+    public let unsentAttachments: Int64
 }
 
 /// How many rows one prune deleted.
@@ -53,16 +58,21 @@ public struct PruneCounts: Sendable, Equatable {
     public var refreshTokens = 0
     public var sessions = 0
     public var notifications = 0
+    public var attachments = 0
 
-    public init(idempotencyKeys: Int = 0, refreshTokens: Int = 0, sessions: Int = 0, notifications: Int = 0) {
+    public init(
+        idempotencyKeys: Int = 0, refreshTokens: Int = 0, sessions: Int = 0, notifications: Int = 0,
+        attachments: Int = 0
+    ) {
         self.idempotencyKeys = idempotencyKeys
         self.refreshTokens = refreshTokens
         self.sessions = sessions
         self.notifications = notifications
+        self.attachments = attachments
     }
 
     /// Every row deleted.
-    public var total: Int { idempotencyKeys + refreshTokens + sessions + notifications }
+    public var total: Int { idempotencyKeys + refreshTokens + sessions + notifications + attachments }
 }
 
 extension Duration {

@@ -74,6 +74,14 @@ public struct WritePlan: Sendable, Equatable {
             })
     }
 
+    /// The chat photos the plan binds to its message, if it binds some.
+    public var attachedPhotos: (ids: [String], messageId: String, uploaderId: String, conversationId: String)? {
+        for case .attachPhotos(let ids, let messageId, let uploaderId, let conversationId) in writes {
+            return (ids, messageId, uploaderId, conversationId)
+        }
+        return nil
+    }
+
     /// The product version the plan expects, if it expects one.
     public var expectedProduct: (id: String, version: Int64)? {
         for case .expectProduct(let id, let version) in writes { return (id, version) }
@@ -137,6 +145,9 @@ public enum StoredWrite: Sendable, Equatable {
     /// Suspends a user: sign-ins refused from now, their listings hidden from every list, search
     /// and product page, and every session revoked, announced to every replica with the plan.
     case suspendUser(id: String)
+    /// Binds chat photos `ids` to message `messageId`: each must be `uploaderId`'s, uploaded to
+    /// `conversationId` and not sent yet, or the plan writes nothing and is ``PlanOutcome/stale``.
+    case attachPhotos(ids: [String], messageId: String, uploaderId: String, conversationId: String)
 }
 
 /// An idempotency key claimed for the result it produced.
@@ -163,7 +174,8 @@ public enum PlanOutcome: Sendable, Equatable {
     /// The plan's claim was taken by an earlier request, for the result with this id; nothing
     /// was written.
     case claimTaken(resultId: String)
-    /// The product the plan expected had changed (or gone) before the plan could be applied;
+    /// The product the plan expected had changed (or gone), or a chat photo it binds was not
+    /// the sender's to send (gone, sent, or another's), before the plan could be applied;
     /// nothing was written.
     case stale
     /// One of the two users the plan's ``StoredWrite/refuseIfBlocked(_:_:)`` names blocked the

@@ -194,12 +194,33 @@ public enum BazaarEndpoints {
     }
 
     /// `POST /v1/conversations/{id}/messages`: send a message exactly once per `idempotencyKey`.
-    public static func sendMessage(conversationID: String, body: String, idempotencyKey: String)
-        -> AuthenticatedEndpoint<Message>
+    public static func sendMessage(
+        conversationID: String, body: String, attachmentIds: [String] = [], idempotencyKey: String
+    ) -> AuthenticatedEndpoint<Message> {
+        AuthenticatedEndpoint(
+            .post, APIRoutes.sendMessage.path(conversationID),
+            parameters: .json(SendMessageRequest(body: body, attachmentIds: attachmentIds)),
+            headers: [APIHeaders.idempotencyKey: idempotencyKey])
+    }
+
+    /// `POST /v1/conversations/{id}/attachments`: upload a photo (the image is the body) to send
+    /// with a message in the conversation; answers its sizes' URLs.
+    public static func uploadAttachment(conversationID: String, image: Data, mediaType: MediaType)
+        -> AuthenticatedEndpoint<Photo>
     {
         AuthenticatedEndpoint(
-            .post, APIRoutes.sendMessage.path(conversationID), parameters: .json(SendMessageRequest(body: body)),
-            headers: [APIHeaders.idempotencyKey: idempotencyKey])
+            .post, APIRoutes.uploadAttachment.path(conversationID), parameters: .raw(image, mediaType: mediaType))
+    }
+
+    /// `GET /v1/conversations/{id}/attachments/{attachment}`: one size of a chat photo, with the
+    /// signed-in session (the conversation's members only; 404 for anyone else).
+    public static func attachmentPhoto(conversationID: String, attachmentId: String, size: PhotoSize = .full)
+        -> AuthenticatedEndpoint<Data>
+    {
+        var query = QueryParameters()
+        if size != .full { query.append("size", size.rawValue) }
+        return AuthenticatedEndpoint(
+            .get, APIRoutes.attachment.path(conversationID, attachmentId), parameters: .url(query))
     }
 
     /// `POST /v1/conversations/{id}/offers`: offer `amountCents` for the conversation's product,

@@ -128,11 +128,22 @@ public struct BazaarTestClient: Sendable {
 
     /// Sends a message with an `Idempotency-Key` (a new one unless given).
     public func sendMessage(
-        _ body: String, in conversationId: String, token: String, key: String = UUID().uuidString
+        _ body: String, attachmentIds: [String] = [], in conversationId: String, token: String,
+        key: String = UUID().uuidString
     ) async throws -> TestResponse {
         try await post(
-            APIRoutes.sendMessage.path(conversationId), SendMessageRequest(body: body), token: token,
-            headers: [(APIHeaders.idempotencyKey, key)])
+            APIRoutes.sendMessage.path(conversationId), SendMessageRequest(body: body, attachmentIds: attachmentIds),
+            token: token, headers: [(APIHeaders.idempotencyKey, key)])
+    }
+
+    /// Uploads `image` (a JPEG unless `contentType` says otherwise) as a chat photo to the
+    /// conversation.
+    public func uploadAttachment(
+        _ image: Data, to conversationId: String, token: String, contentType: String = "image/jpeg"
+    ) async throws -> TestResponse {
+        try await send(
+            .POST, APIRoutes.uploadAttachment.path(conversationId), rawBody: image, contentType: contentType,
+            token: token)
     }
 }
 

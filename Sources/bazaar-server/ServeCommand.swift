@@ -123,6 +123,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var maxPasswordChecks: Int?
 
+    @Option(
+        help:
+            "Photos turned into sizes at once (one thread each); past it uploads answer 503 with Retry-After (default: one per core)."
+    )
+    var maxPhotoJobs: Int?
+
     @Flag(help: "No quotas at all (for load runs that measure capacity); overrides the quota options.")
     var noQuotas = false
 
@@ -170,6 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard websocketPingInterval > 0 else { throw ValidationError("--websocket-ping-interval must be positive") }
         guard websocketBacklog >= 1 else { throw ValidationError("--websocket-backlog must be at least 1") }
         guard (maxPasswordChecks ?? 2) >= 2 else { throw ValidationError("--max-password-checks must be at least 2") }
+        guard (maxPhotoJobs ?? 1) >= 1 else { throw ValidationError("--max-photo-jobs must be at least 1") }
         guard
             [
                 messageQuota, conversationQuota, productQuota, photoQuota, readQuota, registerQuota, loginQuota,
@@ -223,6 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
             signingKey: signingKey, bcryptCost: bcryptCost, trustForwardedFor: trustForwardedFor, seedDemo: seedDemo,
             connections: connectionPolicy, quotas: quotaPolicy)
         if let maxPasswordChecks { configuration.maxPasswordChecks = maxPasswordChecks }
+        if let maxPhotoJobs { configuration.maxPhotoJobs = maxPhotoJobs }
         configuration.refreshReuseInterval = .seconds(refreshReuseInterval)
         configuration.metricsAddress = metricsPort.map { MetricsAddress(host: self.metricsHost, port: $0) }
         // One server process per SQLite file, held until this process ends.

@@ -36,7 +36,14 @@ struct JSONWriterTests {
                 timeIntervalSince1970: Double.random(in: -62_135_596_800...253_402_300_799, using: &generator)),
             // Half are offer lines, with the offer they tell of.
             kind: Bool.random(using: &generator) ? .offer : .text,
-            offerId: Bool.random(using: &generator) ? randomText(using: &generator) : nil)
+            offerId: Bool.random(using: &generator) ? randomText(using: &generator) : nil,
+            // Some carry photos, some of unknown size.
+            attachments: (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                Photo(
+                    id: randomText(using: &generator), width: Bool.random(using: &generator) ? 1200 : nil,
+                    height: Bool.random(using: &generator) ? 900 : nil,
+                    fullURL: "/v1/x/" + randomText(using: &generator))
+            })
     }
 
     static func written(_ value: some JSONWritable) -> String {

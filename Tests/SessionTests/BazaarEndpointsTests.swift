@@ -59,6 +59,12 @@ struct BazaarEndpointsTests {
             closed(
                 BazaarEndpoints.sendMessage(conversationID: "c", body: "b", idempotencyKey: "k"),
                 "/v1/conversations/{id}/messages"),
+            closed(
+                BazaarEndpoints.uploadAttachment(conversationID: "c", image: Data(), mediaType: .jpeg),
+                "/v1/conversations/{id}/attachments"),
+            closed(
+                BazaarEndpoints.attachmentPhoto(conversationID: "c", attachmentId: "a"),
+                "/v1/conversations/{id}/attachments/{attachment}"),
             closed(BazaarEndpoints.markRead(conversationID: "c", upTo: "m"), "/v1/conversations/{id}/read"),
             closed(
                 BazaarEndpoints.makeOffer(conversationID: "c", amountCents: 1, idempotencyKey: "k"),

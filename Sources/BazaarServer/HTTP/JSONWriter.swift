@@ -57,6 +57,15 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Writes an integer, or `null`.
+    mutating func integer(_ value: Int?) {
+        guard let value else {
+            raw("null")
+            return
+        }
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
@@ -88,10 +97,19 @@ protocol JSONWritable: Encodable {
 }
 
 extension Message: JSONWritable {
-    var estimatedJSONSize: Int { 200 + body.utf8.count }
+    var estimatedJSONSize: Int { 200 + body.utf8.count + attachments.count * 400 }
 
     func write(to writer: inout JSONWriter) {
-        writer.raw("{\"body\":")
+        writer.raw("{")
+        if !attachments.isEmpty {
+            writer.raw("\"attachments\":[")
+            for (index, photo) in attachments.enumerated() {
+                if index > 0 { writer.raw(",") }
+                photo.write(to: &writer)
+            }
+            writer.raw("],")
+        }
+        writer.raw("\"body\":")
         writer.string(body)
         writer.raw(",\"conversationId\":")
         writer.string(conversationId)
@@ -108,6 +126,26 @@ extension Message: JSONWritable {
         if removed { writer.raw(",\"removed\":true") }
         writer.raw(",\"senderId\":")
         writer.string(senderId)
+        writer.raw("}")
+    }
+}
+
+extension Photo: JSONWritable {
+    var estimatedJSONSize: Int { 400 }
+
+    func write(to writer: inout JSONWriter) {
+        writer.raw("{\"fullURL\":")
+        writer.string(fullURL)
+        writer.raw(",\"height\":")
+        writer.integer(height)
+        writer.raw(",\"id\":")
+        writer.string(id)
+        writer.raw(",\"mediumURL\":")
+        writer.string(mediumURL)
+        writer.raw(",\"thumbURL\":")
+        writer.string(thumbURL)
+        writer.raw(",\"width\":")
+        writer.integer(width)
         writer.raw("}")
     }
 }

@@ -65,7 +65,7 @@ struct ConversationRoutes: RouteGroup {
         let key = request.headers.value(named: APIHeaders.idempotencyKey)
         let body = try await RequestBody.decode(SendMessageRequest.self, from: request)
         switch try await deps.services.messages.send(
-            body.body, idempotencyKey: key, to: conversationId, from: caller.userId)
+            body.body, attachmentIds: body.attachmentIds, idempotencyKey: key, to: conversationId, from: caller.userId)
         {
         case .created(let message):
             return JSONResponse.make(message, status: .created)

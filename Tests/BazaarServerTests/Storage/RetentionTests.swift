@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarServerRuntime
 import BazaarStorage
 import Foundation
@@ -63,5 +64,34 @@ extension Date {
     /// `self` plus `duration`.
     fileprivate static func + (date: Date, duration: Duration) -> Date {
         date.addingTimeInterval(duration.timeInterval)
+    }
+
+    @Test(
+        "a chat photo never sent goes after a day with every size; one sent stays",
+        arguments: StorageKind.available)
+    func unsentChatPhotosGoAfterADay(storage: StorageKind) async throws {
+        try await storage.withStore { store in
+            let fixtures = StoreFixtures(store)
+            let ada = try await fixtures.user("ada")
+            let bob = try await fixtures.user("bob")
+            let conversation = try await fixtures.conversation(ada, bob)
+            let sent = try await fixtures.services.attachments.upload(
+                fixtures.sizes("sent"), to: conversation.id, by: ada.id)
+            let unsent = try await fixtures.services.attachments.upload(
+                fixtures.sizes("unsent"), to: conversation.id, by: ada.id)
+            _ = try await fixtures.services.messages.send(
+                "", attachmentIds: [sent.id], idempotencyKey: "k", to: conversation.id, from: ada.id)
+            let now = fixtures.now
+            #expect(try await store.prune(RetentionPolicy().cutoffs(at: now + .seconds(3600))).attachments == 0)
+            #expect(try await store.prune(RetentionPolicy().cutoffs(at: now + .days(2))).attachments == 1)
+            #expect(try await store.attachments(ids: [sent.id, unsent.id]).map(\.id) == [sent.id])
+            #expect(
+                try await store.attachmentPhoto(
+                    conversationId: conversation.id, attachmentId: unsent.id, viewerId: ada.id, size: .thumb) == nil)
+            #expect(
+                try await store.attachmentPhoto(
+                    conversationId: conversation.id, attachmentId: sent.id, viewerId: bob.id, size: .thumb)?.data
+                    == fixtures.sizes("sent").thumb.data)
+        }
     }
 }
