@@ -2,6 +2,8 @@
 import re
 
 import requests
+
+import pictures
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
@@ -259,7 +261,7 @@ def test_profile_rename_and_photo_upload(stack, browser, shoot, tmp_path):
     page.get_by_role("button", name="Rename").click()
     expect(page.get_by_role("link", name="Profile (Pho Tographer)")).to_be_visible()
     png = tmp_path / "me.png"
-    png.write_bytes(bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + bytes(200_000))
+    png.write_bytes(pictures.png(400, 400))
     page.get_by_label("New photo").set_input_files(str(png))
     page.get_by_role("button", name="Upload photo").click()
     photo = page.get_by_role("img", name="Your profile photo")
@@ -267,6 +269,7 @@ def test_profile_rename_and_photo_upload(stack, browser, shoot, tmp_path):
     # The image loads from the Bazaar server (naturalWidth is 0 when it did not).
     page.wait_for_function("document.querySelector('img').complete")
     assert photo.get_attribute("src").startswith(api.url)
+    assert photo.evaluate("image => image.naturalWidth") > 0, "the photo loads and decodes"
     text = tmp_path / "not-an-image.png"
     text.write_text("hello")
     page.get_by_label("New photo").set_input_files(str(text))
