@@ -5,6 +5,12 @@ import BazaarStorage
 import Foundation
 
 extension BazaarServerConfiguration {
+    /// The database flags an operator's command (`bazaar-server moderators`, `photos`,
+    /// `bazaar-datagen`) takes for this configuration's database.
+    public var databaseArguments: [String] {
+        postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", sqlitePath]
+    }
+
     /// Names `username` a moderator in this configuration's database (as
     /// `bazaar-server moderators add` does), beside a server that may be serving it.
     public func nameModerator(_ username: String) async throws {

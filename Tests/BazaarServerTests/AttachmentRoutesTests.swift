@@ -112,6 +112,14 @@ struct AttachmentRoutesTests {
                 "Again", attachmentIds: [ids[0]], in: conversation.id, token: token)
             expectError(resent, 422, code: "invalid_field")
 
+            // Three unsent here and one elsewhere: twelve more reach the sixteen a user may hold.
+            for _ in 0..<12 {
+                expectStatus(
+                    try await client.uploadAttachment(TestImages.png(), to: conversation.id, token: token), 201)
+            }
+            expectError(
+                try await client.uploadAttachment(TestImages.png(), to: conversation.id, token: token), 409,
+                code: "too_many_unsent_photos")
             // Uploads: only a member, only an image.
             expectError(
                 try await client.uploadAttachment(

@@ -12,10 +12,7 @@ struct ModeratorsCommandTests {
     @Test(arguments: StorageKind.available)
     func theOperatorNamesAModeratorWhileTheServerRuns(storage: StorageKind) async throws {
         try await storage.withConfiguration { configuration in
-            let database =
-                configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? [
-                    "--sqlite", configuration.sqlitePath,
-                ]
+            let database = configuration.databaseArguments
             let operatorTool = BazaarCLI(executable: "bazaar-server")
             try await BazaarTestHarness.withServer(configuration: configuration) { client in
                 let ada = try await client.register("ada")

@@ -12,10 +12,7 @@ struct PhotoRebuildCommandTests {
     @Test(arguments: StorageKind.available)
     func photosFromBeforeSizesAreConvertedOnceTheUnreadableNamedAndLeft(storage: StorageKind) async throws {
         try await storage.withConfiguration { configuration in
-            let database =
-                configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? [
-                    "--sqlite", configuration.sqlitePath,
-                ]
+            let database = configuration.databaseArguments
             let secret = "GPS-\(UUID().uuidString)"
             // Ids in the order the rebuild walks them: the readable photo, then the unreadable one.
             let (good, bad) = ("aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002")

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// A member of a conversation uploads a photo to it (anyone else: 404, as for a conversation that
 /// does not exist), then sends it with a message (``MessageService``). Each user holds at most
-/// ``pendingLimit`` photos uploaded and not yet sent, and their chat photos, sent or not, take at
-/// most ``bytesPerUser`` (every size counted): past either, 422, and nothing is stored.
+/// ``pendingLimit`` photos uploaded and not yet sent (past it, 409: send them first), and their
+/// chat photos, sent or not, take at most ``bytesPerUser`` (every size counted; past it, 422).
+/// Nothing is stored past either.
 public struct AttachmentService: Sendable {
     /// The most photos one user holds uploaded and not yet sent (four messages' worth).
     public static let pendingLimit = 16
@@ -40,9 +41,9 @@ public struct AttachmentService: Sendable {
         case .added(let stored):
             return stored.photo
         case .tooManyPending:
-            throw DomainError.invalidField(
-                "photo",
-                "cannot be uploaded: \(Self.pendingLimit) photos are waiting to be sent already; send them first")
+            throw DomainError.conflict(
+                code: "too_many_unsent_photos",
+                message: "\(Self.pendingLimit) photos you uploaded are waiting to be sent; send them first.")
         case .storageFull:
             throw DomainError.invalidField(
                 "photo", "cannot be stored: your chat photos take \(Self.bytesPerUser >> 20) MiB, the most kept")
@@ -56,11 +57,12 @@ public struct AttachmentService: Sendable {
     ///   repeated id, or one that is not the sender's to send here.
     func sendable(_ ids: [String], in conversationId: String, by senderId: String) async throws -> [Photo] {
         guard !ids.isEmpty else { return [] }
-        guard ids.count <= Message.attachmentLimit, Set(ids).count == ids.count, ids.allSatisfy(Validation.isId)
-        else {
+        guard ids.count <= Message.attachmentLimit, Set(ids).count == ids.count else {
             throw DomainError.invalidField(
                 "attachmentIds", "must name at most \(Message.attachmentLimit) photos, each once")
         }
+        // No other string reaches the store.
+        guard ids.allSatisfy(Validation.isId) else { throw Self.notSendable }
         let records = Dictionary(
             uniqueKeysWithValues: try await store.attachments(ids: ids).map { ($0.id, $0) })
         return try ids.map { id in

@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarDomain
 import BazaarImages
 import BazaarStorage
 import Foundation
@@ -19,6 +20,18 @@ enum UploadedImage {
             throw APIError.unsupportedMediaType("image/jpeg, image/png or image/webp")
         }
         return try await RequestBody.bytes(of: request, limit: RequestBody.photoLimit)
+    }
+
+    /// The photo in `request`'s body, for `userId`: read (``body(of:)``), charged to the user's
+    /// photo-upload quota before the decode (the costly part, so a refused image spends the quota
+    /// too), then made into its sizes (``sizes(of:processor:now:)``). Every upload route takes its
+    /// photo this way.
+    static func receive(_ request: Request, chargedTo userId: String, deps: ServerDependencies) async throws
+        -> PhotoSizes
+    {
+        let data = try await body(of: request)
+        try deps.quotas.charge(.uploadPhoto, by: userId)
+        return try await sizes(of: data, processor: deps.photos, now: deps.now())
     }
 
     /// Every size of the image in `data`, uploaded at `now`: 422 `invalid_image` for what is not

@@ -14,10 +14,7 @@ struct AttachmentRoutes: RouteGroup {
         router.on(APIRoutes.uploadAttachment) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let conversationId = try context.pathId("The conversation")
-            let body = try await UploadedImage.body(of: request)
-            // Charged before the decode, the costly part: a refused image spends the quota too.
-            try deps.quotas.charge(.uploadPhoto, by: caller.userId)
-            let sizes = try await UploadedImage.sizes(of: body, processor: deps.photos, now: deps.now())
+            let sizes = try await UploadedImage.receive(request, chargedTo: caller.userId, deps: deps)
             let photo = try await deps.services.attachments.upload(sizes, to: conversationId, by: caller.userId)
             return try JSONResponse.make(photo, status: .created)
         }

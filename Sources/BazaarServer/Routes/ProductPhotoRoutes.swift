@@ -14,10 +14,7 @@ struct ProductPhotoRoutes: RouteGroup {
         router.on(APIRoutes.addProductPhoto) { request, context in
             let caller = try await deps.authenticator.authenticate(request)
             let productId = try context.pathId("The product or photo")
-            let body = try await UploadedImage.body(of: request)
-            // Charged before the decode, the costly part: a refused image spends the quota too.
-            try deps.quotas.charge(.uploadPhoto, by: caller.userId)
-            let sizes = try await UploadedImage.sizes(of: body, processor: deps.photos, now: deps.now())
+            let sizes = try await UploadedImage.receive(request, chargedTo: caller.userId, deps: deps)
             let change = try await deps.store.addProductPhoto(
                 productId: productId, sellerId: caller.userId, photo: NewProductPhoto(id: deps.newId(), sizes: sizes))
             return try await answer(change, status: .created)

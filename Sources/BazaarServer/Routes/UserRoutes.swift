@@ -56,9 +56,7 @@ struct UserRoutes: RouteGroup {
 
     func uploadPhoto(_ request: Request) async throws -> Response {
         let caller = try await deps.authenticator.authenticate(request)
-        let body = try await UploadedImage.body(of: request)
-        try deps.quotas.charge(.uploadPhoto, by: caller.userId)
-        let sizes = try await UploadedImage.sizes(of: body, processor: deps.photos, now: deps.now())
+        let sizes = try await UploadedImage.receive(request, chargedTo: caller.userId, deps: deps)
         guard let record = try await deps.store.setPhoto(userId: caller.userId, photo: sizes) else {
             throw APIError.notFound("The user")
         }

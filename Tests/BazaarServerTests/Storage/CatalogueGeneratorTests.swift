@@ -20,7 +20,7 @@ struct CatalogueGeneratorTests {
                 "--seed", "\(seed)",
             ] + extra
         arguments +=
-            configuration.postgres.map { ["--postgres", $0.urlWithPassword] } ?? ["--sqlite", configuration.sqlitePath]
+            configuration.databaseArguments
         return try await BazaarCLI(executable: "bazaar-datagen").run(arguments)
     }
 
