@@ -18,6 +18,8 @@ public struct Product: Codable, Sendable, Equatable, Hashable {
     public var createdAt: Date
     /// Its photos in the seller's order, each in three sizes: the first is the cover.
     public var photos: [Photo]
+    /// How many photos a product may have.
+    public static let photoLimit = 8
     /// The full size of each of ``photos``, in the same order (what servers sent before sizes
     /// existed, kept for the clients that read it).
     public var photoURLs: [String] { photos.map(\.fullURL) }

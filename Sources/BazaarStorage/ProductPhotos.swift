@@ -106,7 +106,7 @@ public struct PixelSize: Sendable, Equatable, Hashable {
 /// the changes a seller can make to them. The same rules on both backends, checked here once.
 public struct ProductPhotoOrder: Sendable, Equatable {
     /// The most photos a product has.
-    public static let limit = 8
+    public static let limit = Product.photoLimit
     /// The most bytes of product photos one seller keeps, over all their products (64 MiB: a
     /// dozen fully photographed listings at the 5 MiB upload limit, hundreds at phone sizes).
     /// Without it the product quota alone would let one account fill the disk.

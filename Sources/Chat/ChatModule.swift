@@ -1,5 +1,7 @@
 import BazaarAPI
 import Dependencies
+import Foundation
+import Networking
 import Session
 
 /// The chat feature (seed 002's `ChatModule`): conversations, messages and background sending,
@@ -50,5 +52,13 @@ public struct ChatModule: ChatModuleProtocol {
     /// A background sender into a conversation known by id.
     public func messageSender(toConversation conversationID: String) -> any ChatMessageSender {
         OutboxMessageSender(outbox: outbox, recipient: .conversation(id: conversationID))
+    }
+
+    /// `GET /v1/conversations/{id}/attachments/{attachment}?size=` with the session.
+    public func photo(_ attachmentID: String, inConversation conversationID: String, size: PhotoSize)
+        async throws(NetworkError) -> Data
+    {
+        try await session.network.request(
+            BazaarEndpoints.attachmentPhoto(conversationID: conversationID, attachmentId: attachmentID, size: size))
     }
 }

@@ -52,7 +52,8 @@ public actor MessagesLogicController: MessagesLogic {
         switch action {
         case .load: state = await load()
         case .loadOlder: state = await loadOlder()
-        case .send(let body): state = await enqueue(body)
+        case .send(let body): state = await enqueue(body, photos: [])
+        case .sendPhotos(let photos, let text): state = await enqueue(text, photos: photos)
         case .markRead: state = await markRead()
         case .refresh: state = await refresh()
         }
@@ -95,14 +96,16 @@ public actor MessagesLogicController: MessagesLogic {
         }
     }
 
-    private func enqueue(_ body: String) async -> ScreenState<MessagesContent> {
+    private func enqueue(_ body: String, photos: [PhotoToSend]) async -> ScreenState<MessagesContent> {
         guard content != nil else { return await load() }
         guard let conversationID = content?.conversation.id else { return present() }
         do {
-            _ = try await outbox.enqueue(body, to: .conversation(id: conversationID))
+            _ = try await outbox.enqueue(body, photos: photos, to: .conversation(id: conversationID))
             // Read back rather than appended: the worker may have delivered it already.
             content?.pending = await pending(for: conversationID)
             return present()
+        } catch let problem as MessageDraftError {
+            return .failed(ScreenError(kind: .invalidInput, message: problem.description))
         } catch {
             return .failed(ScreenError(kind: .other, message: "The message could not be saved: \(error)"))
         }

@@ -12,9 +12,9 @@ public struct OutboxMessageSender: ChatMessageSender {
         self.recipient = recipient
     }
 
-    /// Queues `body` durably; returns the queued entry.
-    public func sendNewMessage(with body: String) async throws -> OutboxEntry {
-        try await outbox.enqueue(body, to: recipient)
+    /// Queues `body` and `photos` durably; returns the queued entry.
+    public func sendNewMessage(with body: String, photos: [PhotoToSend]) async throws -> OutboxEntry {
+        try await outbox.enqueue(body, photos: photos, to: recipient)
     }
 
     /// Waits for the entry's delivery (or refusal).

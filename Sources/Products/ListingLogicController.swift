@@ -80,6 +80,67 @@ public actor ListingLogicController: ListingLogic {
             removed.buyers = []
             content = removed
             return broadcast.publish(.presenting(removed))
+        case .addPhotos(let photos):
+            return broadcast.publish(await add(photos, network))
+        case .removePhoto(let photoID):
+            return broadcast.publish(
+                await change(network) { () async throws(NetworkError) in
+                    try await network.request(BazaarEndpoints.removeProductPhoto(productId: productID, photoId: photoID))
+                })
+        case .movePhoto(let photoID, let position):
+            if content == nil, case .failed(let error) = await load(network) { return broadcast.publish(.failed(error)) }
+            var order = content?.product.photos.map(\.id) ?? []
+            guard let from = order.firstIndex(of: photoID) else {
+                return broadcast.publish(
+                    .failed(ScreenError(kind: .notFound, message: "The listing has no photo with that id.")))
+            }
+            order.remove(at: from)
+            order.insert(photoID, at: min(max(0, position), order.count))
+            return broadcast.publish(
+                await change(network) { () async throws(NetworkError) in
+                    try await network.request(BazaarEndpoints.reorderProductPhotos(productId: productID, photoIds: order))
+                })
+        }
+    }
+
+    /// Uploads `photos` after the listing's own, publishing each upload's progress.
+    private func add(_ photos: [PhotoToSend], _ network: AuthenticatedNetworkController) async
+        -> ScreenState<ListingContent>
+    {
+        if content == nil, case .failed(let error) = await load(network) { return .failed(error) }
+        guard var current = content else { return .loading }
+        guard photos.count <= current.photoRoom else {
+            current.photoProblems = [
+                "A listing has at most \(Product.photoLimit) photos: this one has room for \(current.photoRoom) more."
+            ]
+            return .presenting(current)
+        }
+        let outcome = await ProductPhotoUploader(network: network).add(photos, to: productID) {
+            [broadcast, current] progress in
+            var uploading = current
+            uploading.uploading = progress
+            broadcast.publish(.presenting(uploading))
+        }
+        if let product = outcome.product { current.product = product }
+        current.uploading = nil
+        current.photoProblems = outcome.problems
+        content = current
+        return .presenting(current)
+    }
+
+    /// Applies a change to the listing's photos that answers the product.
+    private func change(
+        _ network: AuthenticatedNetworkController, _ make: () async throws(NetworkError) -> Product
+    ) async -> ScreenState<ListingContent> {
+        if content == nil, case .failed(let error) = await load(network) { return .failed(error) }
+        guard var current = content else { return .loading }
+        do throws(NetworkError) {
+            current.product = try await make()
+            current.photoProblems = []
+            content = current
+            return .presenting(current)
+        } catch {
+            return .failed(ScreenError(error))
         }
     }
 

@@ -22,6 +22,9 @@ enum SellDraftReader {
         if currency.count != 3 || !currency.allSatisfy({ $0.isASCII && $0.isLetter }) {
             errors[.currency] = "Use a three-letter currency code, like EUR."
         }
+        if draft.photos.count > Product.photoLimit {
+            errors[.photos] = "A listing has at most \(Product.photoLimit) photos."
+        }
         guard errors.isEmpty, let cents else { return (nil, errors) }
         return (
             CreateProductRequest(title: title, description: draft.description, priceCents: cents, currency: currency),

@@ -4,7 +4,8 @@ import Networking
 import Session
 
 /// Listing a product for sale as the signed-in user: reads the draft, shows each broken rule
-/// beside its field (its own checks first, then the server's), and lists the product.
+/// beside its field (its own checks first, then the server's), lists the product, then uploads the
+/// draft's photos one at a time with their progress in the states.
 public actor SellLogicController: SellLogic {
     private let session: UserSession?
     private let broadcast = StateBroadcast<ScreenState<SellContent>>(.presenting(SellContent()))
@@ -33,7 +34,13 @@ public actor SellLogicController: SellLogic {
         guard let request, errors.isEmpty else { return .presenting(SellContent(draft: draft, fieldErrors: errors)) }
         do throws(NetworkError) {
             let product = try await session.network.request(BazaarEndpoints.createProduct(request))
-            return .presenting(SellContent(draft: draft, listed: product))
+            guard !draft.photos.isEmpty else { return .presenting(SellContent(draft: draft, listed: product)) }
+            let outcome = await ProductPhotoUploader(network: session.network).add(draft.photos, to: product.id) {
+                [broadcast] progress in
+                broadcast.publish(.presenting(SellContent(draft: draft, listed: product, uploading: progress)))
+            }
+            return .presenting(
+                SellContent(draft: draft, listed: outcome.product ?? product, photoProblems: outcome.problems))
         } catch {
             let screenError = ScreenError(error)
             if screenError.kind == .invalidInput, let field = SellDraftReader.field(named: screenError.message) {

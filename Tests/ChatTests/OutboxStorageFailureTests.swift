@@ -28,9 +28,13 @@ final class RefusingOutboxStore: OutboxStorage {
     func refuseUpdates(_ matching: (@Sendable (OutboxState) -> Bool)?) { refusing.withLock { $0 = matching } }
     func refuseInserts(_ refuse: Bool) { refusingInserts.withLock { $0 = refuse } }
 
-    func insert(_ entry: OutboxEntry) throws {
+    func insert(_ entry: OutboxEntry, photos: [PhotoToSend]) throws {
         if refusingInserts.withLock({ $0 }) { throw Refused() }
-        try file.insert(entry)
+        try file.insert(entry, photos: photos)
+    }
+    func photos(of id: String) throws -> [OutboxStore.StoredPhoto] { try file.photos(of: id) }
+    func recordUpload(of id: String, position: Int, attachmentID: String, at time: Date) throws {
+        try file.recordUpload(of: id, position: position, attachmentID: attachmentID, at: time)
     }
     func update(_ id: String, state: OutboxState, attempts: Int) throws {
         if refusing.withLock({ $0?(state) }) == true { throw Refused() }
@@ -57,9 +61,16 @@ final class CountingDeliverer: OutboxDeliverer {
         try await real.conversation(withUser: userID, aboutProduct: productID)
     }
 
-    func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError) -> Message {
+    func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
+        try await real.upload(photo, to: conversationID)
+    }
+
+    func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+        async throws(NetworkError) -> Message
+    {
         posts.withLock { $0 += 1 }
-        return try await real.post(body, to: conversationID, idempotencyKey: idempotencyKey)
+        return try await real.post(
+            body, attachmentIDs: attachmentIDs, to: conversationID, idempotencyKey: idempotencyKey)
     }
 
     var count: Int { posts.withLock { $0 } }

@@ -232,8 +232,11 @@ struct OutboxEdgeCaseTests {
         {
             throw .noConnection(reason: "not in this test")
         }
-        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
-            -> Message
+        func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
+            throw .noConnection(reason: "not in this test")
+        }
+        func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+            async throws(NetworkError) -> Message
         {
             throw .noConnection(reason: "not in this test")
         }

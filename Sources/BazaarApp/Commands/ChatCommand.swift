@@ -3,6 +3,7 @@ import BazaarAPI
 import ConsoleKitTerminal
 import Dependencies
 import Foundation
+import Networking
 import Session
 import TerminalUI
 
@@ -15,9 +16,11 @@ struct ChatCommand: AsyncParsableCommand {
               bazaar chat list
               bazaar chat start 7c1e… --product 3f2a…
               bazaar chat send 9d4b… "Is it still available?"
+              bazaar chat send 9d4b… "The scratch" --photo scratch.jpg
               bazaar chat open 9d4b…
+              bazaar chat photo 9d4b… 5e6f… --to scratch.jpg
             """,
-        subcommands: [List.self, Start.self, Send.self, Open.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Start.self, Send.self, Open.self, SavePhoto.self], defaultSubcommand: List.self)
 
     /// `bazaar chat list`.
     struct List: AsyncParsableCommand {
@@ -77,7 +80,7 @@ struct ChatCommand: AsyncParsableCommand {
         }
     }
 
-    /// `bazaar chat send CONVERSATION TEXT`.
+    /// `bazaar chat send CONVERSATION [TEXT] [--photo FILE]…`.
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send a message through the outbox: it is saved first, so it works offline.",
@@ -86,28 +89,36 @@ struct ChatCommand: AsyncParsableCommand {
                 (`bazaar outbox flush`, or the next chat send or chat open, delivers it). A message
                 the server refuses (an unknown conversation, say) exits with 1.
 
+                Up to four photos (JPEG, PNG or WebP, at most 5 MiB each) go with the text, or
+                alone. They wait in the outbox with the message and are uploaded just before it is
+                sent, so a photo picked offline goes out once the server is back.
+
                 Examples:
                   bazaar chat send 9d4b… "Is it still available?"
+                  bazaar chat send 9d4b… "Here is the scratch" --photo scratch.jpg
+                  bazaar chat send 9d4b… --photo front.jpg --photo back.jpg
                 """)
         @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
-        @Argument(help: "The message, \(InputRules.describe(InputRules.messageBody)).") var text: String
+        @Argument(help: "The message, up to \(InputRules.messageBody.upperBound) characters (may be left out with --photo).")
+        var text: String = ""
+        @Option(name: .customLong("photo"), help: "A photo to send with it (repeat for up to four).")
+        var photos: [String] = []
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-                InputRules.fits(text, InputRules.messageBody)
-            else {
-                throw ValidationError("the message must be \(InputRules.describe(InputRules.messageBody))")
+            if let problem = MessageDraftError.check(body: text, photoCount: photos.count) {
+                throw ValidationError(problem.description)
             }
         }
 
         func run() async throws {
             try await AppCommand.run(options) { context in
+                let pictures = try ImageFile.photos(photos)
                 try await context.startSignedIn()
                 let conversationID = try context.ids.resolve(conversation, what: "conversation")
                 let sender = try context.dependencies.chatModule.messageSender(toConversation: conversationID)
                 let outbox = try context.dependencies.resolve((any OutboxControlling).self)
-                let queued = try await sender.sendNewMessage(with: text)
+                let queued = try await sender.sendNewMessage(with: text, photos: pictures)
                 await context.output.loading("Sending") { _ = await outbox.flush() }
                 let entry = try await outbox.entries().first { $0.id == queued.id } ?? queued
                 if context.json { return try context.printJSON(OutboxEntryJSON(entry)) }
@@ -151,9 +162,54 @@ struct ChatCommand: AsyncParsableCommand {
                 let offers = try context.dependencies.offersModule.offersScreen(conversationID: conversationID)
                 try await ChatRoom(
                     logic: screen.logic, offers: offers.logic, outbox: outbox, output: context.output,
-                    renderer: MessagesRenderer(me: session.userID)
+                    renderer: MessagesRenderer(me: session.userID), ids: context.ids
                 ).run(input: StandardInputLines.stream())
             }
         }
     }
+
+    /// `bazaar chat photo CONVERSATION PHOTO [--size S] [--to FILE]`.
+    struct SavePhoto: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "photo", abstract: "Save a photo sent in a conversation to a file.",
+            discussion: """
+                The conversation shows each photo with its id. Only the conversation's two members
+                can fetch it; for anyone else it does not exist (exit 66). Without --to, the photo
+                is saved in the current folder as photo-ID.jpg (or .webp).
+
+                Examples:
+                  bazaar chat photo 9d4b… 5e6f…
+                  bazaar chat photo 9d4b… 5e6f… --size medium --to scratch.jpg
+                """)
+        @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
+        @Argument(help: "The photo's id, or a unique prefix of one shown here.") var photo: String
+        @Option(help: "thumb (240 px), medium (960 px) or full (at most 2048 px).") var size: PhotoSize = .full
+        @Option(help: "The file to write (it is replaced).") var to: String?
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await AppCommand.run(options) { context in
+                try await context.startSignedIn()
+                let conversationID = try context.ids.resolve(conversation, what: "conversation")
+                let photoID = try context.ids.resolve(photo, what: "photo")
+                let chat = try context.dependencies.chatModule
+                // A NetworkError (404 for anyone outside the conversation) becomes the app's error.
+                let bytes = try await context.output.loading("Fetching the photo") {
+                    try await chat.photo(photoID, inConversation: conversationID, size: size)
+                }
+                let fileExtension = MediaType.image(sniffing: bytes) == .webp ? "webp" : "jpg"
+                let path = to ?? "photo-\(KnownIDs.short(photoID)).\(fileExtension)"
+                do {
+                    try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw AppError(.storage, "cannot write \(path): \(error.localizedDescription)")
+                }
+                context.output.write(
+                    "✓ saved ".consoleText(.success) + path.consoleText(.heading)
+                        + "  \(bytes.count / 1024) KiB".consoleText(.muted))
+            }
+        }
+    }
 }
+
+extension PhotoSize: ExpressibleByArgument {}

@@ -14,6 +14,8 @@ actor ChatRoom {
     private let outbox: any OutboxControlling
     private let output: TerminalOutput
     private let renderer: MessagesRenderer
+    /// Where the ids of the photos shown are recorded, so the short ids printed resolve.
+    private let ids: KnownIDs?
     private var printed: Set<String> = []
     private var reportedFailures: Set<String> = []
     /// The typed commands about offers.
@@ -23,8 +25,9 @@ actor ChatRoom {
 
     init(
         logic: any MessagesLogic, offers: (any OffersLogic)? = nil, outbox: any OutboxControlling,
-        output: TerminalOutput, renderer: MessagesRenderer
+        output: TerminalOutput, renderer: MessagesRenderer, ids: KnownIDs? = nil
     ) {
+        self.ids = ids
         self.logic = logic
         self.offers = offers
         self.outbox = outbox
@@ -37,6 +40,7 @@ actor ChatRoom {
         let content = try await output.loading("Opening the conversation") { await logic.send(.load) }.content()
         output.write(renderer.lines(for: content))
         printed = Set(content.messages.map(\.id))
+        ids?.record([content.conversation.id] + content.messages.flatMap { $0.attachments.map(\.id) })
         if content.conversation.blocked {
             output.write(
                 "You cannot write here: one of you blocked the other ('bazaar account' lists whom you blocked)."
@@ -45,7 +49,8 @@ actor ChatRoom {
             output.write("This person deleted their account: nothing more can be sent here.".consoleText(.warning))
         }
         output.write(
-            "Type a message and press Enter; /older for earlier messages, /quit to leave.".consoleText(.muted))
+            "Type a message and press Enter; /photo FILE [text] sends a photo; /older for earlier messages, /quit to leave."
+                .consoleText(.muted))
         if offers != nil {
             output.write(
                 "Offers: /offer 120 makes one; /offers lists them; /accept, /decline, /withdraw [id] decide one."
@@ -75,6 +80,7 @@ actor ChatRoom {
             case "": continue
             case "/quit", "/exit": break reading
             case "/older": showOlder(await logic.send(.loadOlder))
+            case "/photo": await sendPhoto(text)
             case let command where offers != nil && Self.offerCommands.contains(command):
                 await offerMove(words)
             default: await logic.send(.send(text))
@@ -87,13 +93,30 @@ actor ChatRoom {
         }
     }
 
+    /// `/photo FILE [text]`: queues the photo (and the text after it) through the outbox.
+    private func sendPhoto(_ line: String) async {
+        let rest = line.dropFirst("/photo".count).trimmingCharacters(in: .whitespaces)
+        guard !rest.isEmpty else {
+            return output.write("Say which file: /photo ~/scratch.jpg Here it is".consoleText(.warning))
+        }
+        let path = String(rest.prefix { $0 != " " })
+        let text = rest.dropFirst(path.count).trimmingCharacters(in: .whitespaces)
+        do {
+            let photos = try ImageFile.photos([(path as NSString).expandingTildeInPath])
+            show(await logic.send(.sendPhotos(photos, text: text)).error)
+        } catch {
+            output.write(ErrorPanel(message: error.description, suggestion: "Name a JPEG, PNG or WebP file.").render())
+        }
+    }
+
     /// Prints whatever in `state` has not been printed yet.
     private func show(_ state: ScreenState<MessagesContent>) {
         switch state {
         case .presenting(let content):
             for message in content.messages where !printed.contains(message.id) {
                 printed.insert(message.id)
-                output.write(renderer.line(for: message, in: content.conversation))
+                ids?.record(message.attachments.map(\.id))
+                output.write(renderer.lines(for: message, in: content.conversation))
             }
             for entry in content.pending where !reportedFailures.contains(entry.id) {
                 if case .failed = entry.state {
@@ -161,7 +184,8 @@ actor ChatRoom {
         output.write("── earlier ──".consoleText(.muted))
         for message in older {
             printed.insert(message.id)
-            output.write(renderer.line(for: message, in: content.conversation))
+            ids?.record(message.attachments.map(\.id))
+            output.write(renderer.lines(for: message, in: content.conversation))
         }
     }
 }

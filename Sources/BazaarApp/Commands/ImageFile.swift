@@ -1,5 +1,6 @@
 import BazaarAPI
 import ConsoleKitTerminal
+import Dependencies
 import Foundation
 import Networking
 import TerminalUI
@@ -18,6 +19,16 @@ enum ImageFile {
             throw AppError(.usage, "\(path) is not a JPEG, PNG or WebP image")
         }
         return (bytes, mediaType)
+    }
+
+    /// The photos at `paths`, in order, each read and checked before anything is sent.
+    static func photos(_ paths: [String]) throws(AppError) -> [PhotoToSend] {
+        var photos: [PhotoToSend] = []
+        for path in paths {
+            let (bytes, mediaType) = try read(path)
+            photos.append(PhotoToSend(data: bytes, mediaType: mediaType))
+        }
+        return photos
     }
 
     /// The media type the magic bytes say, if it is one the server takes.

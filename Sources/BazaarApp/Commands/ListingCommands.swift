@@ -6,39 +6,142 @@ import Foundation
 import TerminalUI
 
 extension ProductCommand {
-    /// `bazaar product edit ID [--title T] [--price P] [--description D] [--currency C]`.
+    /// `bazaar product edit ID [--title T] [--price P] [--description D] [--currency C] [--photo FILE]…`.
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change your listing: only the fields you give change.",
             discussion: """
                 People who saved it are told when the price goes down. A sold listing cannot change
-                (exit 65); someone else's exits 66.
+                (exit 65); someone else's exits 66. --photo adds photos after the ones it has, with
+                a progress bar ('bazaar product photos' removes and reorders them).
 
                 Examples:
                   bazaar product edit 3f2a… --price 95
                   bazaar product edit 3f2a… --title "Road bike, 56 cm" --description "New tyres"
+                  bazaar product edit 3f2a… --photo tyres.jpg
                 """)
         @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
         @Option(help: "A new title.") var title: String?
         @Option(help: "A new price, like 120 or 4.50.") var price: String?
         @Option(help: "A new description.") var description: String?
         @Option(help: "A new ISO 4217 code.") var currency: String?
+        @Option(name: .customLong("photo"), help: "A photo to add after the listing's own (repeat for more).")
+        var photos: [String] = []
         @OptionGroup var options: GlobalOptions
 
         func validate() throws {
-            guard title != nil || price != nil || description != nil || currency != nil else {
-                throw ValidationError("give at least one of --title, --price, --description, --currency")
+            guard title != nil || price != nil || description != nil || currency != nil || !photos.isEmpty else {
+                throw ValidationError("give at least one of --title, --price, --description, --currency, --photo")
             }
         }
 
         func run() async throws {
-            try await ListingRun.run(id, options: options) { _, logic, loaded in
-                var draft = loaded.draft
-                if let title { draft.title = title }
-                if let price { draft.price = price }
-                if let description { draft.description = description }
-                if let currency { draft.currency = currency }
-                return await logic.send(.edit(draft))
+            let pictures = try ImageFile.photos(photos)
+            try await ListingRun.run(id, options: options) { context, logic, loaded in
+                var state = ScreenState.presenting(loaded)
+                if title != nil || price != nil || description != nil || currency != nil {
+                    var draft = loaded.draft
+                    if let title { draft.title = title }
+                    if let price { draft.price = price }
+                    if let description { draft.description = description }
+                    if let currency { draft.currency = currency }
+                    state = await logic.send(.edit(draft))
+                }
+                guard !pictures.isEmpty, state.content?.fieldErrors.isEmpty == true else { return state }
+                return await ListingRun.add(pictures, with: logic, in: context)
+            }
+        }
+    }
+
+    /// `bazaar product photos ID | add ID FILE… | remove ID PHOTO | move ID PHOTO --to N`.
+    struct Photos: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List, add, remove and reorder your listing's photos.",
+            discussion: """
+                The first photo is the cover. Photos are named by id, or the start of one shown here.
+
+                Examples:
+                  bazaar product photos 3f2a…
+                  bazaar product photos add 3f2a… back.jpg side.jpg
+                  bazaar product photos move 3f2a… 9c0d… --to 1
+                  bazaar product photos remove 3f2a… 9c0d…
+                """,
+            subcommands: [List.self, Add.self, Remove.self, Move.self], defaultSubcommand: List.self)
+
+        /// `bazaar product photos list ID`.
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Your listing's photos, cover first.",
+                discussion: "Examples:\n  bazaar product photos list 3f2a…")
+            @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
+            @OptionGroup var options: GlobalOptions
+
+            func run() async throws {
+                try await ListingRun.run(id, options: options) { _, _, loaded in .presenting(loaded) }
+            }
+        }
+
+        /// `bazaar product photos add ID FILE…`.
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Add photos after the listing's own, with a progress bar.",
+                discussion: """
+                    JPEG, PNG or WebP, at most 5 MiB each and 8 photos in all. A photo the server
+                    refuses is named on standard error, the others are kept, and the exit is 65.
+
+                    Examples:
+                      bazaar product photos add 3f2a… back.jpg side.jpg
+                    """)
+            @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
+            @Argument(help: "The image files, in order.") var files: [String]
+            @OptionGroup var options: GlobalOptions
+
+            func validate() throws {
+                guard !files.isEmpty else { throw ValidationError("name at least one image file") }
+            }
+
+            func run() async throws {
+                let pictures = try ImageFile.photos(files)
+                try await ListingRun.run(id, options: options) { context, logic, _ in
+                    await ListingRun.add(pictures, with: logic, in: context)
+                }
+            }
+        }
+
+        /// `bazaar product photos remove ID PHOTO`.
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Remove one photo from your listing.",
+                discussion: "Examples:\n  bazaar product photos remove 3f2a… 9c0d…")
+            @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
+            @Argument(help: "The photo's id, or a unique prefix of one shown here.") var photo: String
+            @OptionGroup var options: GlobalOptions
+
+            func run() async throws {
+                try await ListingRun.run(id, options: options) { context, logic, loaded in
+                    await logic.send(.removePhoto(try ListingRun.photo(photo, of: loaded, in: context)))
+                }
+            }
+        }
+
+        /// `bazaar product photos move ID PHOTO --to N`.
+        struct Move: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Move one photo to another place; place 1 is the cover.",
+                discussion: "Examples:\n  bazaar product photos move 3f2a… 9c0d… --to 1")
+            @Argument(help: "The product's id, or a unique prefix of one shown here.") var id: String
+            @Argument(help: "The photo's id, or a unique prefix of one shown here.") var photo: String
+            @Option(help: "Its new place, from 1 (the cover).") var to: Int
+            @OptionGroup var options: GlobalOptions
+
+            func validate() throws {
+                guard to >= 1 else { throw ValidationError("--to is a place from 1 (the cover)") }
+            }
+
+            func run() async throws {
+                try await ListingRun.run(id, options: options) { context, logic, loaded in
+                    await logic.send(.movePhoto(try ListingRun.photo(photo, of: loaded, in: context), to: to - 1))
+                }
             }
         }
     }
@@ -115,14 +218,43 @@ enum ListingRun {
                 id: try context.ids.resolve(id, what: "product")
             ).logic
             let loaded = try await context.output.loading("Loading your listing") { await logic.send(.load) }.content()
-            context.ids.record(loaded.buyers.map(\.id))
+            context.ids.record(loaded.buyers.map(\.id) + loaded.product.photos.map(\.id))
             let content = try await act(context, logic, loaded).content()
             guard content.fieldErrors.isEmpty else {
                 throw AppError(fieldErrors: content.fieldErrors)
             }
-            if context.json { return try context.printJSON(content.product) }
-            context.output.write(ListingRenderer().lines(for: content))
+            context.ids.record(content.product.photos.map(\.id))
+            if context.json {
+                try context.printJSON(content.product)
+            } else {
+                context.output.write(ListingRenderer().lines(for: content))
+            }
+            context.warn(aboutPhotos: content.photoProblems)
+            if !content.photoProblems.isEmpty { throw AppError(.invalidInput, "not every photo was added") }
         }
+    }
+
+    /// Adds `photos` to the listing `logic` shows, with a progress bar.
+    static func add(_ photos: [PhotoToSend], with logic: any ListingLogic, in context: AppContext) async
+        -> ScreenState<ListingContent>
+    {
+        let bar = PhotoUploadBar(count: photos.count, in: context, states: await logic.states()) {
+            $0.content?.uploading
+        }
+        let state = await logic.send(.addPhotos(photos))
+        bar.finish(succeeded: state.content?.photoProblems.isEmpty == true)
+        return state
+    }
+
+    /// The id of the listing's photo that `text` names (an id, or the start of one shown here).
+    static func photo(_ text: String, of listing: ListingContent, in context: AppContext) throws(AppError) -> String {
+        let id = try context.ids.resolve(text, what: "photo")
+        guard listing.product.photos.contains(where: { $0.id == id }) else {
+            throw AppError(
+                .notFound,
+                "the listing has no photo \(text) ('bazaar product photos \(KnownIDs.short(listing.product.id))' lists them)")
+        }
+        return id
     }
 }
 
@@ -139,6 +271,7 @@ struct ListingRenderer {
                 + product.status.rawValue.consoleText(product.status == .available ? .success : .warning),
             "product \(product.id) · saved by \(product.favouriteCount)".consoleText(.muted),
         ]
+        lines += photoLines(for: product)
         if !content.canChange {
             lines.append("Sold: it cannot change any more.".consoleText(.muted))
             return lines
@@ -158,6 +291,23 @@ struct ListingRenderer {
             lines.append(
                 "It can become: \(choices) ('bazaar product status \(KnownIDs.short(product.id)) …').".consoleText(
                     .muted))
+        }
+        return lines
+    }
+
+    /// A line per photo, cover first: its place, short id and size.
+    func photoLines(for product: Product) -> [ConsoleText] {
+        guard !product.photos.isEmpty else {
+            return [
+                "No photos yet ('bazaar product photos add \(KnownIDs.short(product.id)) FILE…').".consoleText(.muted)
+            ]
+        }
+        var lines: [ConsoleText] = ["Photos:".consoleText(.muted)]
+        for (index, photo) in product.photos.enumerated() {
+            let size = photo.width.flatMap { width in photo.height.map { "\(width)×\($0)" } } ?? "size unknown"
+            lines.append(
+                "  \(index + 1). ".consoleText() + KnownIDs.short(photo.id).consoleText(.muted) + "  \(size)"
+                    + (index == 0 ? "  (cover)".consoleText(.info) : "".consoleText()))
         }
         return lines
     }

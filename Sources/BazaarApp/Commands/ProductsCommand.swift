@@ -90,12 +90,14 @@ struct ProductCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               bazaar product show 3f2a…
-              bazaar product sell --title "Road bike" --price 120 --description "Barely used"
+              bazaar product sell --title "Road bike" --price 120 --photo bike.jpg --photo saddle.jpg
               bazaar product edit 3f2a… --price 95
+              bazaar product photos 3f2a…
+              bazaar product photos move 3f2a… 9c0d… --to 1
               bazaar product status 3f2a… sold --buyer 7c1e
               bazaar product remove 3f2a…
             """,
-        subcommands: [Show.self, Sell.self, Edit.self, Status.self, Remove.self])
+        subcommands: [Show.self, Sell.self, Edit.self, Photos.self, Status.self, Remove.self])
 
     /// `bazaar product show ID`.
     struct Show: AsyncParsableCommand {
@@ -135,29 +137,49 @@ struct ProductCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Put something up for sale.",
             discussion: """
+                Photos (JPEG, PNG or WebP, at most 5 MiB each, 8 in all) are uploaded after the
+                product is listed, the first as the cover, with a progress bar. A photo the server
+                refuses is named on standard error and the listing stays (exit 65).
+
                 Examples:
                   bazaar product sell --title "Road bike" --price 120
                   bazaar product sell --title "Lamp" --price 4.50 --currency USD --description "Brass, works"
+                  bazaar product sell --title "Road bike" --price 120 --photo bike.jpg --photo saddle.jpg
                 """)
         @Option(help: "What it is.") var title: String
         @Option(help: "The price, like 120 or 4.50.") var price: String
         @Option(help: "More about it.") var description = ""
         @Option(help: "An ISO 4217 code.") var currency = "EUR"
+        @Option(name: .customLong("photo"), help: "A photo to add, in order (repeat for more; the first is the cover).")
+        var photos: [String] = []
         @OptionGroup var options: GlobalOptions
 
         func run() async throws {
             try await AppCommand.run(options) { context in
+                let pictures = try ImageFile.photos(photos)
                 try await context.startSignedIn()
                 let screen = try context.dependencies.productsModule.sellScreen()
-                let draft = SellDraft(title: title, description: description, price: price, currency: currency)
-                let form = try await context.output.loading("Listing") { await screen.logic.send(.sell(draft)) }
-                    .content()
+                let draft = SellDraft(
+                    title: title, description: description, price: price, currency: currency, photos: pictures)
+                let bar = PhotoUploadBar(count: pictures.count, in: context, states: await screen.logic.states()) {
+                    $0.content?.uploading
+                }
+                let state = await context.output.loading(pictures.isEmpty ? "Listing" : "Listing and uploading") {
+                    await screen.logic.send(.sell(draft))
+                }
+                let form = try state.content()
+                bar.finish(succeeded: form.photoProblems.isEmpty)
                 guard let product = form.listed else {
                     throw AppError(fieldErrors: form.fieldErrors)
                 }
-                context.ids.record([product.id])
-                if context.json { return try context.printJSON(product) }
-                context.output.write(ProductDetailRenderer().listed(product))
+                context.ids.record([product.id] + product.photos.map(\.id))
+                if context.json {
+                    try context.printJSON(product)
+                } else {
+                    context.output.write(ProductDetailRenderer().listed(product))
+                }
+                context.warn(aboutPhotos: form.photoProblems)
+                if !form.photoProblems.isEmpty { throw AppError(.invalidInput, "the product is listed, but not with every photo") }
             }
         }
     }

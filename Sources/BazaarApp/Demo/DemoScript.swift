@@ -94,7 +94,7 @@ struct DemoScript {
         let reply = try await DemoWait.first("the reply", in: live, within: .seconds(15)) { content in
             content.messages.last { $0.senderId == sellerID }
         }
-        narrator.show([danaRenderer.line(for: reply, in: sent.conversation)])
+        narrator.show(danaRenderer.lines(for: reply, in: sent.conversation))
 
         try await narrator.step(9, "Dana renames herself")
         let profile = try dana.dependencies.profileModule.profileScreen()

@@ -83,12 +83,25 @@ public actor Outbox {
     /// (or the queue could not be read); `nil` once everything is written.
     public var storageFailure: OutboxStorageFailure? { lastStorageFailure }
 
-    /// Writes `body` for `recipient` to disk and wakes the delivery worker; returns the queued entry.
-    public func enqueue(_ body: String, to recipient: OutboxRecipient) throws -> OutboxEntry {
+    /// How long an uploaded photo is trusted to wait on the server before its message is sent.
+    /// The server forgets unsent photos after a day; a message delivered later uploads them again.
+    public static let uploadFreshness: TimeInterval = 20 * 60 * 60
+
+    /// Writes `body` (and the bytes of `photos`) for `recipient` to disk and wakes the delivery
+    /// worker; returns the queued entry. Photos are uploaded only when the message's turn comes.
+    ///
+    /// - Throws: ``MessageDraftError`` for a message the server would refuse (nothing is written:
+    ///   no text and no photo, text over 4000 characters, more than four photos), or the file's error.
+    public func enqueue(_ body: String, photos: [PhotoToSend] = [], to recipient: OutboxRecipient) throws
+        -> OutboxEntry
+    {
+        if let problem = MessageDraftError.check(body: body, photoCount: photos.count) { throw problem }
+        // A photo alone is sent without text, not with the spaces typed beside it.
+        let text = body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "" : body
         let entry = OutboxEntry(
-            id: UUID().uuidString.lowercased(), recipient: recipient, body: body, state: .queued, attempts: 0,
-            createdAt: now())
-        try store.insert(entry)
+            id: UUID().uuidString.lowercased(), recipient: recipient, body: text, state: .queued, attempts: 0,
+            createdAt: now(), photoCount: photos.count)
+        try store.insert(entry, photos: photos)
         publish(entry)
         nudge()
         return entry
@@ -218,6 +231,13 @@ public actor Outbox {
                 recordFailure(error, doing: "read a message")
                 return .blocked
             }
+            let photos: [OutboxStore.StoredPhoto]
+            do {
+                photos = current.entry.photoCount == 0 ? [] : try store.photos(of: current.entry.id)
+            } catch {
+                recordFailure(error, doing: "read a message's photos")
+                return .blocked
+            }
             var entry = current.entry
             entry.attempts += 1
             entry.state = .sending
@@ -226,7 +246,7 @@ public actor Outbox {
             publish(entry)
             let outcome: Result<Message, NetworkError>
             do throws(NetworkError) {
-                outcome = .success(try await deliver(current))
+                outcome = .success(try await deliver(current, photos: photos))
             } catch {
                 outcome = .failure(error)
             }
@@ -237,7 +257,9 @@ public actor Outbox {
         return .drained
     }
 
-    private func deliver(_ row: OutboxStore.Row) async throws(NetworkError) -> Message {
+    private func deliver(_ row: OutboxStore.Row, photos: [OutboxStore.StoredPhoto]) async throws(NetworkError)
+        -> Message
+    {
         let id = row.entry.id
         var conversationID = row.conversationID ?? unsavedConversations[id]
         if conversationID == nil, case .user(let userID, let productID) = row.entry.recipient {
@@ -251,7 +273,36 @@ public actor Outbox {
             }
             conversationID = found
         }
-        return try await deliverer.post(row.entry.body, to: conversationID ?? "", idempotencyKey: id)
+        let conversation = conversationID ?? ""
+        let attachmentIDs = try await upload(photos, of: id, to: conversation)
+        return try await deliverer.post(
+            row.entry.body, attachmentIDs: attachmentIDs, to: conversation, idempotencyKey: id)
+    }
+
+    /// The attachments for a message's photos: each uploaded once, just before the message, and
+    /// again only when the server may have forgotten it (see ``uploadFreshness``). An upload whose
+    /// record the file refuses is kept for this attempt; after a crash it is made again, and the
+    /// server forgets the unused one a day later.
+    private func upload(_ photos: [OutboxStore.StoredPhoto], of id: String, to conversationID: String)
+        async throws(NetworkError) -> [String]
+    {
+        var attachmentIDs: [String] = []
+        for stored in photos {
+            if let attachmentID = stored.attachmentID, let uploadedAt = stored.uploadedAt,
+                now().timeIntervalSince(uploadedAt) < Self.uploadFreshness
+            {
+                attachmentIDs.append(attachmentID)
+                continue
+            }
+            let uploaded = try await deliverer.upload(stored.photo, to: conversationID)
+            do {
+                try store.recordUpload(of: id, position: stored.position, attachmentID: uploaded.id, at: now())
+            } catch {
+                recordFailure(error, doing: "record a photo's upload")
+            }
+            attachmentIDs.append(uploaded.id)
+        }
+        return attachmentIDs
     }
 
     /// Records `entry`'s state (kept in memory when the file refuses it), tells observers, and

@@ -1,4 +1,5 @@
 import BazaarAPI
+import Dependencies
 import Networking
 import Session
 
@@ -8,8 +9,12 @@ import Session
 public protocol OutboxDeliverer: Sendable {
     /// The conversation for a message to `userID` about `productID` (found or started).
     func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String
-    /// Posts `body` into `conversationID` under `idempotencyKey`; returns the server's message.
-    func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError) -> Message
+    /// Uploads one photo to `conversationID`, to be sent with a message; returns its attachment.
+    func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo
+    /// Posts `body` with the uploaded `attachmentIDs` into `conversationID` under
+    /// `idempotencyKey`; returns the server's message.
+    func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+        async throws(NetworkError) -> Message
 }
 
 /// The deliverer over the signed-in user's authenticated controller.
@@ -30,11 +35,19 @@ public struct BazaarOutboxDeliverer: OutboxDeliverer {
         ).id
     }
 
+    /// `POST /v1/conversations/{id}/attachments` with the image as the body.
+    public func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
+        try await network.request(
+            BazaarEndpoints.uploadAttachment(conversationID: conversationID, image: photo.data, mediaType: photo.mediaType))
+    }
+
     /// `POST /v1/conversations/{id}/messages` with the key.
-    public func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
-        -> Message
+    public func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+        async throws(NetworkError) -> Message
     {
         try await network.request(
-            BazaarEndpoints.sendMessage(conversationID: conversationID, body: body, idempotencyKey: idempotencyKey))
+            BazaarEndpoints.sendMessage(
+                conversationID: conversationID, body: body, attachmentIds: attachmentIDs, idempotencyKey: idempotencyKey
+            ))
     }
 }

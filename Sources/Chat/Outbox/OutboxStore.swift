@@ -1,12 +1,17 @@
 import Dependencies
 import Foundation
 import GRDB
+import Networking
 
 /// Where the outbox keeps its entries. One implementation, ``OutboxStore``; the protocol is the seam
 /// where tests put a store that fails on purpose.
 protocol OutboxStorage: Sendable {
-    /// Writes a new entry at the end of the queue.
-    func insert(_ entry: OutboxEntry) throws
+    /// Writes a new entry, with the bytes of its photos, at the end of the queue (one transaction).
+    func insert(_ entry: OutboxEntry, photos: [PhotoToSend]) throws
+    /// The photos of an entry not yet delivered, in order, with what their uploads left.
+    func photos(of id: String) throws -> [OutboxStore.StoredPhoto]
+    /// Records that the photo at `position` of an entry was uploaded as `attachmentID` at `time`.
+    func recordUpload(of id: String, position: Int, attachmentID: String, at time: Date) throws
     /// Records a new state (and attempt count) for an entry.
     func update(_ id: String, state: OutboxState, attempts: Int) throws
     /// Records the conversation a message to a person turned out to belong to.
@@ -29,6 +34,16 @@ final class OutboxStore: OutboxStorage {
         var entry: OutboxEntry
         /// The conversation, once known (given, or found at delivery time).
         var conversationID: String?
+    }
+
+    /// A photo waiting with its message: the bytes, and the server's attachment once uploaded.
+    struct StoredPhoto: Sendable, Equatable {
+        var position: Int
+        var photo: PhotoToSend
+        /// The attachment the upload made, if it was made.
+        var attachmentID: String?
+        /// When that upload was made (the server forgets unsent photos after a day).
+        var uploadedAt: Date?
     }
 
     private let queue: DatabaseQueue
@@ -63,29 +78,82 @@ final class OutboxStore: OutboxStorage {
                     )
                     """)
         }
+        // Photos wait beside their message until it is delivered; then their bytes go.
+        migrator.registerMigration("v2-photos") { db in
+            try db.execute(sql: "ALTER TABLE outbox ADD COLUMN photo_count INTEGER NOT NULL DEFAULT 0")
+            try db.execute(
+                sql: """
+                    CREATE TABLE outbox_photos (
+                        entry_id TEXT NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        media_type TEXT NOT NULL,
+                        data BLOB NOT NULL,
+                        attachment_id TEXT,
+                        uploaded_at DOUBLE,
+                        PRIMARY KEY (entry_id, position)
+                    )
+                    """)
+        }
         try migrator.migrate(queue)
     }
 
-    /// Writes a new entry at the end of the queue.
-    func insert(_ entry: OutboxEntry) throws {
+    /// Writes a new entry, with the bytes of its photos, at the end of the queue (one transaction).
+    func insert(_ entry: OutboxEntry, photos: [PhotoToSend]) throws {
         let (conversation, user, product) = Self.columns(entry.recipient)
         try queue.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO outbox (id, conversation_id, recipient_user_id, recipient_product_id, body, state, attempts, created_at)
-                    VALUES (?, ?, ?, ?, ?, 'queued', 0, ?)
+                    INSERT INTO outbox (id, conversation_id, recipient_user_id, recipient_product_id, body, state, attempts, created_at, photo_count)
+                    VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)
                     """,
-                arguments: [entry.id, conversation, user, product, entry.body, entry.createdAt.timeIntervalSince1970])
+                arguments: [
+                    entry.id, conversation, user, product, entry.body, entry.createdAt.timeIntervalSince1970,
+                    photos.count,
+                ])
+            for (position, photo) in photos.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO outbox_photos (entry_id, position, media_type, data) VALUES (?, ?, ?, ?)",
+                    arguments: [entry.id, position, photo.mediaType.description, photo.data])
+            }
         }
     }
 
-    /// Records a new state (and attempt count) for an entry.
+    /// Records a new state (and attempt count) for an entry; a final state lets go of its photos'
+    /// bytes in the same transaction.
     func update(_ id: String, state: OutboxState, attempts: Int) throws {
         let (name, messageID, reason) = Self.columns(state)
         try queue.write { db in
             try db.execute(
                 sql: "UPDATE outbox SET state = ?, message_id = ?, reason = ?, attempts = ? WHERE id = ?",
                 arguments: [name, messageID, reason, attempts, id])
+            if state.isFinal {
+                try db.execute(sql: "DELETE FROM outbox_photos WHERE entry_id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// The photos of an entry not yet delivered, in order, with what their uploads left.
+    func photos(of id: String) throws -> [StoredPhoto] {
+        try queue.read { db in
+            try GRDB.Row.fetchAll(
+                db, sql: "SELECT * FROM outbox_photos WHERE entry_id = ? ORDER BY position", arguments: [id]
+            ).map { row in
+                let mediaType: String = row["media_type"]
+                let uploadedAt: Double? = row["uploaded_at"]
+                return StoredPhoto(
+                    position: row["position"],
+                    photo: PhotoToSend(data: row["data"], mediaType: MediaType(mediaType)),
+                    attachmentID: row["attachment_id"], uploadedAt: uploadedAt.map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// Records that the photo at `position` of an entry was uploaded as `attachmentID` at `time`.
+    func recordUpload(of id: String, position: Int, attachmentID: String, at time: Date) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "UPDATE outbox_photos SET attachment_id = ?, uploaded_at = ? WHERE entry_id = ? AND position = ?",
+                arguments: [attachmentID, time.timeIntervalSince1970, id, position])
         }
     }
 
@@ -136,7 +204,7 @@ final class OutboxStore: OutboxStorage {
             }
         let entry = OutboxEntry(
             id: row["id"], recipient: recipient, body: row["body"], state: state, attempts: row["attempts"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), photoCount: row["photo_count"])
         return Row(sequence: row["sequence"], entry: entry, conversationID: conversationID)
     }
 

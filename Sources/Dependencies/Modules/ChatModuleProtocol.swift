@@ -1,5 +1,6 @@
 import BazaarAPI
 import Foundation
+import Networking
 
 /// Where a message in the outbox is going: a known conversation, or a person (and product) whose
 /// conversation is found or started at delivery time, so a first message can be queued offline.
@@ -44,6 +45,8 @@ public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
     public var attempts: Int
     /// When it was queued.
     public var createdAt: Date
+    /// How many photos go with it (their bytes stay in the outbox file until it is delivered).
+    public var photoCount: Int
     /// The server's message, on the update that reports the delivery (``OutboxState/sent(messageID:)``),
     /// so a screen can show it without asking the server again; `nil` on entries read from disk.
     public var message: Message?
@@ -51,7 +54,7 @@ public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
     /// Makes an entry.
     public init(
         id: String, recipient: OutboxRecipient, body: String, state: OutboxState, attempts: Int, createdAt: Date,
-        message: Message? = nil
+        photoCount: Int = 0, message: Message? = nil
     ) {
         self.id = id
         self.recipient = recipient
@@ -59,6 +62,7 @@ public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
         self.state = state
         self.attempts = attempts
         self.createdAt = createdAt
+        self.photoCount = photoCount
         self.message = message
     }
 }
@@ -68,13 +72,21 @@ public struct OutboxEntry: Sendable, Equatable, Hashable, Identifiable {
 /// A message is written to the durable outbox first and delivered exactly once, in order, whenever
 /// the server can be reached.
 public protocol ChatMessageSender: Sendable {
-    /// Queues `body` durably and returns the entry at once (state `queued`).
-    func sendNewMessage(with body: String) async throws -> OutboxEntry
+    /// Queues `body` and `photos` durably and returns the entry at once (state `queued`).
+    ///
+    /// - Throws: ``MessageDraftError`` for a message the server would refuse (nothing is queued),
+    ///   or the outbox file's error.
+    func sendNewMessage(with body: String, photos: [PhotoToSend]) async throws -> OutboxEntry
     /// Waits until the entry is delivered or refused, and returns its final form.
     func delivery(of entryID: String) async -> OutboxEntry
 }
 
 extension ChatMessageSender {
+    /// Queues a text message durably and returns the entry at once (state `queued`).
+    public func sendNewMessage(with body: String) async throws -> OutboxEntry {
+        try await sendNewMessage(with: body, photos: [])
+    }
+
     /// The seed's shape: `completion` gets the new message's id once delivered, or `nil` if refused.
     public func sendNewMessage(with body: String, completion: @escaping @Sendable (_ messageId: String?) -> Void) {
         Task {
@@ -154,6 +166,9 @@ public enum MessagesAction: Sendable, Equatable {
     case loadOlder
     /// Queues a message in the outbox (delivered in the background) and shows it as pending.
     case send(String)
+    /// Queues up to four photos, with text or without, in the outbox: the photos are uploaded
+    /// just before the message is delivered, so this works offline too.
+    case sendPhotos([PhotoToSend], text: String)
     /// Tells the server everything shown so far has been read.
     case markRead
     /// Fetches what arrived since the last load and folds in delivered outbox messages.
@@ -184,4 +199,8 @@ public protocol ChatModuleProtocol: Sendable {
     /// An object that sends messages into a conversation known by id, in the background (works
     /// offline: nothing is fetched before the message is queued).
     func messageSender(toConversation conversationID: String) -> any ChatMessageSender
+    /// One size of a photo sent in a conversation, fetched with the signed-in session (only the
+    /// conversation's members see it: to anyone else it is `404`, as if it did not exist).
+    func photo(_ attachmentID: String, inConversation conversationID: String, size: PhotoSize) async throws(NetworkError)
+        -> Data
 }

@@ -53,6 +53,18 @@ public struct MessageLine: Sendable, Equatable, Identifiable {
     public var offerID: String?
     /// Whether a moderator removed it (its body says so); nothing is left to report.
     public var removed = false
+    /// The photos it carries, in the sender's order (none while it is still in the outbox).
+    public var photos: [Photo] = []
+    /// How many photos it carries: ``photos``' count, or, for a message still in the outbox, how
+    /// many wait there with it.
+    public var photoCount = 0
+    /// The conversation it belongs to, when known (a message queued for a person has none yet).
+    public var conversationID: String?
+
+    /// What to show for a message whose text is empty because it is only photos: "2 photos".
+    public var photoSummary: String? {
+        photoCount == 0 ? nil : photoCount == 1 ? "1 photo" : "\(photoCount) photos"
+    }
 }
 
 extension MessageLine {
@@ -62,14 +74,17 @@ extension MessageLine {
         self.init(
             id: message.id, author: mine ? "You" : conversation.otherUser.displayName, isMine: mine, body: message.body,
             time: message.createdAt, status: nil, offerID: message.kind == .offer ? message.offerId : nil,
-            removed: message.removed)
+            removed: message.removed, photos: message.attachments, photoCount: message.attachments.count,
+            conversationID: message.conversationId)
     }
 
     /// One of the reader's own messages still in the outbox.
     public init(_ entry: OutboxEntry) {
+        var conversationID: String?
+        if case .conversation(let id) = entry.recipient { conversationID = id }
         self.init(
             id: entry.id, author: "You", isMine: true, body: entry.body, time: entry.createdAt,
-            status: Status(entry.state))
+            status: Status(entry.state), photoCount: entry.photoCount, conversationID: conversationID)
     }
 }
 

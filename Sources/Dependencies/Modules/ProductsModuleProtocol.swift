@@ -75,13 +75,43 @@ public struct SellDraft: Sendable, Equatable {
     public var price: String
     /// An ISO 4217 code (lower case is accepted).
     public var currency: String
+    /// Photos to add, in order (the first of a new listing is its cover); at most
+    /// ``Product/photoLimit`` in all.
+    public var photos: [PhotoToSend]
 
     /// Makes a draft.
-    public init(title: String = "", description: String = "", price: String = "", currency: String = "EUR") {
+    public init(
+        title: String = "", description: String = "", price: String = "", currency: String = "EUR",
+        photos: [PhotoToSend] = []
+    ) {
         self.title = title
         self.description = description
         self.price = price
         self.currency = currency
+        self.photos = photos
+    }
+}
+
+/// How far the upload of a listing's photos is: photo ``number`` of ``count``, and how much of
+/// its bytes went.
+public struct PhotoUploadProgress: Sendable, Equatable {
+    /// The photo being sent, from 1.
+    public var number: Int
+    /// How many are being sent.
+    public var count: Int
+    /// The share of this photo's bytes sent, 0 to 1.
+    public var fraction: Double
+
+    /// Makes a progress report.
+    public init(number: Int, count: Int, fraction: Double) {
+        self.number = number
+        self.count = count
+        self.fraction = fraction
+    }
+
+    /// The share of all the photos' uploads done, 0 to 1 (each photo counts the same).
+    public var overall: Double {
+        count == 0 ? 1 : min(1, (Double(number - 1) + fraction) / Double(count))
     }
 }
 
@@ -95,6 +125,8 @@ public enum SellField: String, Sendable, Equatable, Hashable, CaseIterable {
     case price
     /// The currency.
     case currency
+    /// The photos.
+    case photos
 }
 
 /// What the sell screen shows: the form (with an error beside each field that breaks a rule), or
@@ -104,14 +136,24 @@ public struct SellContent: Sendable, Equatable {
     public var draft: SellDraft
     /// A sentence for each field that breaks a rule.
     public var fieldErrors: [SellField: String]
-    /// The product as listed, once it is.
+    /// The product as listed, once it is (with the photos the server took).
     public var listed: Product?
+    /// While the draft's photos are uploaded (after the product is listed), how far that is.
+    public var uploading: PhotoUploadProgress?
+    /// A sentence for each photo the server did not take ("Photo 2 was not added: …"); the
+    /// product is listed all the same.
+    public var photoProblems: [String]
 
     /// Makes content.
-    public init(draft: SellDraft = SellDraft(), fieldErrors: [SellField: String] = [:], listed: Product? = nil) {
+    public init(
+        draft: SellDraft = SellDraft(), fieldErrors: [SellField: String] = [:], listed: Product? = nil,
+        uploading: PhotoUploadProgress? = nil, photoProblems: [String] = []
+    ) {
         self.draft = draft
         self.fieldErrors = fieldErrors
         self.listed = listed
+        self.uploading = uploading
+        self.photoProblems = photoProblems
     }
 }
 
@@ -147,18 +189,27 @@ public struct ListingContent: Sendable, Equatable {
     public var buyers: [User]
     /// Whether the listing was taken down.
     public var isRemoved: Bool
+    /// While photos are uploaded, how far that is.
+    public var uploading: PhotoUploadProgress?
+    /// A sentence for each photo the server did not take in the last ``ListingAction/addPhotos(_:)``.
+    public var photoProblems: [String]
 
     /// Makes content.
     public init(
         product: Product, draft: SellDraft? = nil, fieldErrors: [SellField: String] = [:], buyers: [User] = [],
-        isRemoved: Bool = false
+        isRemoved: Bool = false, uploading: PhotoUploadProgress? = nil, photoProblems: [String] = []
     ) {
         self.product = product
         self.draft = draft ?? SellDraft(product)
         self.fieldErrors = fieldErrors
         self.buyers = buyers
         self.isRemoved = isRemoved
+        self.uploading = uploading
+        self.photoProblems = photoProblems
     }
+
+    /// How many more photos the listing can take.
+    public var photoRoom: Int { max(0, Product.photoLimit - product.photos.count) }
 
     /// Whether the listing can still change: a sold one is final.
     public var canChange: Bool { product.status != .sold && !isRemoved }
@@ -187,6 +238,13 @@ public enum ListingAction: Sendable, Equatable {
     case setStatus(ProductStatus, buyerID: String?)
     /// Takes it down for good: it is gone for everyone, its open offers declined.
     case takeDown
+    /// Adds photos after the ones it has, one upload at a time, with progress in the states; a
+    /// photo the server refuses is named in ``ListingContent/photoProblems`` and the rest go on.
+    case addPhotos([PhotoToSend])
+    /// Removes the photo with this id.
+    case removePhoto(String)
+    /// Moves the photo with this id to `position` (0 is the cover; past the end is last).
+    case movePhoto(String, to: Int)
 }
 
 /// The seller's own listing: editing it, changing its status, taking it down.
