@@ -85,10 +85,13 @@ public actor ListingLogicController: ListingLogic {
         case .removePhoto(let photoID):
             return broadcast.publish(
                 await change(network) { () async throws(NetworkError) in
-                    try await network.request(BazaarEndpoints.removeProductPhoto(productId: productID, photoId: photoID))
+                    try await network.request(
+                        BazaarEndpoints.removeProductPhoto(productId: productID, photoId: photoID))
                 })
         case .movePhoto(let photoID, let position):
-            if content == nil, case .failed(let error) = await load(network) { return broadcast.publish(.failed(error)) }
+            if content == nil, case .failed(let error) = await load(network) {
+                return broadcast.publish(.failed(error))
+            }
             var order = content?.product.photos.map(\.id) ?? []
             guard let from = order.firstIndex(of: photoID) else {
                 return broadcast.publish(
@@ -98,7 +101,8 @@ public actor ListingLogicController: ListingLogic {
             order.insert(photoID, at: min(max(0, position), order.count))
             return broadcast.publish(
                 await change(network) { () async throws(NetworkError) in
-                    try await network.request(BazaarEndpoints.reorderProductPhotos(productId: productID, photoIds: order))
+                    try await network.request(
+                        BazaarEndpoints.reorderProductPhotos(productId: productID, photoIds: order))
                 })
         }
     }

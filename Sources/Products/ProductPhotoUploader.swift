@@ -34,7 +34,8 @@ struct ProductPhotoUploader {
             }
             do throws(NetworkError) {
                 outcome.product = try await network.request(
-                    BazaarEndpoints.addProductPhoto(productId: productID, image: photo.data, mediaType: photo.mediaType),
+                    BazaarEndpoints.addProductPhoto(
+                        productId: productID, image: photo.data, mediaType: photo.mediaType),
                     progress: report)
             } catch {
                 let reason = ScreenError(error).message

@@ -77,8 +77,13 @@ struct OutboxTests {
                 path: folder.appendingPathComponent("outbox.sqlite").path,
                 deliverer: BazaarOutboxDeliverer(network: buyer.network), backoff: Self.quickBackoff)
             let lost = try await outbox.enqueue("to nowhere", to: .conversation(id: "no-such-conversation"))
-            let tooLong = try await outbox.enqueue(
-                String(repeating: "x", count: 4001), to: .conversation(id: conversation.id))
+            // Written as an older app wrote it, before the outbox checked lengths itself: the
+            // server's 422 is what refuses it.
+            let tooLong = OutboxEntry(
+                id: "too-long", recipient: .conversation(id: conversation.id),
+                body: String(repeating: "x", count: 4001),
+                state: .queued, attempts: 0, createdAt: Date())
+            try OutboxStore(path: folder.appendingPathComponent("outbox.sqlite").path).insert(tooLong, photos: [])
             let fine = try await outbox.enqueue("hello", to: .conversation(id: conversation.id))
             #expect(await outbox.flush())
             let entries = try await outbox.entries()
@@ -113,10 +118,10 @@ struct OutboxTests {
             let entry = OutboxEntry(
                 id: "crashed-1", recipient: .conversation(id: conversation.id), body: "only once", state: .queued,
                 attempts: 0, createdAt: Date())
-            try store.insert(entry)
+            try store.insert(entry, photos: [])
             try store.update(entry.id, state: .sending, attempts: 1)
             let first = try await BazaarOutboxDeliverer(network: buyer.network)
-                .post("only once", to: conversation.id, idempotencyKey: entry.id)
+                .post("only once", attachmentIDs: [], to: conversation.id, idempotencyKey: entry.id)
 
             let reopened = try Outbox(path: path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
             #expect(await reopened.flush())

@@ -98,8 +98,12 @@ struct OutboxTransitionsTests {
             "c1"
         }
 
-        func post(_ body: String, to conversationID: String, idempotencyKey: String) async throws(NetworkError)
-            -> Message
+        func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
+            throw .noConnection(reason: "no photos in this test")
+        }
+
+        func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+            async throws(NetworkError) -> Message
         {
             let attempt = posts.withLock { posts in
                 posts += 1

@@ -17,19 +17,27 @@ struct BrowserInputTests {
         #expect(fields["missing"] == nil)
     }
 
-    @Test("a file part is found by its field name, its bytes untouched")
+    @Test("a multipart form's files are found by field name in order, bytes untouched; its text fields are fields")
     func multipart() throws {
         let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x00, 0xFF, 0x0D, 0x0A])
+        let second = Data([0xFF, 0xD8, 0xFF, 0x0D, 0x0A, 0x2D, 0x2D])
+        func file(_ name: String, _ filename: String, _ content: Data) -> Data {
+            Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8) + content + Data("\r\n".utf8)
+        }
         var body = Data("--XyZ\r\nContent-Disposition: form-data; name=\"other\"\r\n\r\nvalue\r\n".utf8)
-        body += Data(
-            "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n"
-                .utf8)
-        body += bytes + Data("\r\n--XyZ--\r\n".utf8)
-        let file = try #require(
-            MultipartFile(field: "photo", in: body, contentType: "multipart/form-data; boundary=XyZ"))
-        #expect(file.bytes == bytes)
-        #expect(MultipartFile(field: "nothing", in: body, contentType: "multipart/form-data; boundary=XyZ") == nil)
-        #expect(MultipartFile(field: "photo", in: body, contentType: "application/x-www-form-urlencoded") == nil)
+        body += file("photos", "a.png", bytes) + file("photos", "", Data()) + file("photos", "b.jpg", second)
+        body += Data("--XyZ--\r\n".utf8)
+        let form = try #require(MultipartForm(body: body, contentType: "multipart/form-data; boundary=XyZ"))
+        #expect(form.files(named: "photos") == [bytes, second], "the empty input's part is not a file")
+        #expect(form.files(named: "nothing").isEmpty)
+        #expect(form.fields.map(\.name) == ["other"])
+        #expect(form.fields.first?.value == "value")
+        let fields = FormFields("csrf=fromQuery", adding: form.fields + [("csrf", "fromBody")])
+        #expect(fields["other"] == "value")
+        #expect(fields["csrf"] == "fromQuery", "a name given twice keeps its first value")
+        #expect(MultipartForm(body: body, contentType: "application/x-www-form-urlencoded") == nil)
     }
 
     @Test("the session cookie is read among others")
@@ -90,7 +98,9 @@ struct PageRendererTests {
         #expect(html.contains("Nothing found."))
     }
 
-    @Test("lists show each product's cover and its page every photo, lazily, from the API server")
+    @Test(
+        "lists show each product as a card with its cover's thumb (medium in srcset); its page shows medium sizes linking to full"
+    )
     func photos() throws {
         let renderer = try PageRenderer()
         let server = try #require(URL(string: "http://127.0.0.1:8080"))
@@ -106,9 +116,13 @@ struct PageRendererTests {
                 form: ProductSearchForm(), content: ProductListContent(products: [product], query: nil, hasMore: false),
                 pages: 1,
                 nav: nav, server: server), "products")
+        let cover = "http://127.0.0.1:8080/v1/products/p1/photos/a"
         #expect(
             list.contains(
-                #"<img class="cover" src="http://127.0.0.1:8080/v1/products/p1/photos/a" alt="" loading="lazy""#))
+                #"<img src="\#(cover)?size=thumb" srcset="\#(cover)?size=thumb 240w, \#(cover)?size=medium 960w""#))
+        #expect(
+            list.contains(#"loading="lazy" width="240" height="160">"#), "the thumb's own size, 1200×800 fitted in 240")
+        #expect(list.contains(#"<span class="title">Desk</span>"#))
         let seller = User(
             id: "s1", username: "sue", displayName: "Sue", bio: nil, photoURL: nil,
             createdAt: Date(timeIntervalSince1970: 0))
@@ -116,9 +130,11 @@ struct PageRendererTests {
             ProductDetailView(
                 content: ProductDetailContent(product: product, seller: seller), me: nil, nav: nav, server: server),
             "product")
+        let second = "http://127.0.0.1:8080/v1/products/p1/photos/b"
         #expect(
             page.contains(
-                #"<img src="http://127.0.0.1:8080/v1/products/p1/photos/b" alt="Photo 2 of Desk" loading="lazy""#))
+                #"<a href="\#(second)"><img src="\#(second)?size=medium" alt="Photo 2 of Desk, opens at full size" loading="lazy" width="960" height="640"></a>"#
+            ))
         var bare = product
         bare.photos = []
         let plain = renderer.render(

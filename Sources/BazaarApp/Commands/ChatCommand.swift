@@ -99,7 +99,8 @@ struct ChatCommand: AsyncParsableCommand {
                   bazaar chat send 9d4b… --photo front.jpg --photo back.jpg
                 """)
         @Argument(help: "The conversation's id, or a unique prefix of one shown here.") var conversation: String
-        @Argument(help: "The message, up to \(InputRules.messageBody.upperBound) characters (may be left out with --photo).")
+        @Argument(
+            help: "The message, up to \(InputRules.messageBody.upperBound) characters (may be left out with --photo).")
         var text: String = ""
         @Option(name: .customLong("photo"), help: "A photo to send with it (repeat for up to four).")
         var photos: [String] = []

@@ -252,7 +252,8 @@ enum ListingRun {
         guard listing.product.photos.contains(where: { $0.id == id }) else {
             throw AppError(
                 .notFound,
-                "the listing has no photo \(text) ('bazaar product photos \(KnownIDs.short(listing.product.id))' lists them)")
+                "the listing has no photo \(text) ('bazaar product photos \(KnownIDs.short(listing.product.id))' lists them)"
+            )
         }
         return id
     }

@@ -13,7 +13,9 @@ struct PhotoUploadBar {
         count: Int, in context: AppContext, states: AsyncStream<State>,
         progress: @escaping @Sendable (State) -> PhotoUploadProgress?
     ) {
-        let bar = context.json || count == 0 ? nil : context.output.progress(count == 1 ? "Uploading 1 photo" : "Uploading \(count) photos")
+        let bar =
+            context.json || count == 0
+            ? nil : context.output.progress(count == 1 ? "Uploading 1 photo" : "Uploading \(count) photos")
         self.bar = bar
         following = Task {
             for await state in states {

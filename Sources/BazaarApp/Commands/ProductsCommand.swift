@@ -179,7 +179,9 @@ struct ProductCommand: AsyncParsableCommand {
                     context.output.write(ProductDetailRenderer().listed(product))
                 }
                 context.warn(aboutPhotos: form.photoProblems)
-                if !form.photoProblems.isEmpty { throw AppError(.invalidInput, "the product is listed, but not with every photo") }
+                if !form.photoProblems.isEmpty {
+                    throw AppError(.invalidInput, "the product is listed, but not with every photo")
+                }
             }
         }
     }

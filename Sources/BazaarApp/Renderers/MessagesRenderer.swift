@@ -39,7 +39,8 @@ struct MessagesRenderer {
             let save =
                 line.conversationID.map { "bazaar chat photo \(KnownIDs.short($0)) \(KnownIDs.short(photo.id))" } ?? ""
             lines.append(
-                "       📷 photo \(index + 1) of \(line.photos.count)".consoleText(.info) + "  \(size)  ".consoleText(.muted)
+                "       📷 photo \(index + 1) of \(line.photos.count)".consoleText(.info)
+                    + "  \(size)  ".consoleText(.muted)
                     + save.consoleText(.muted))
         }
         return lines

@@ -16,7 +16,7 @@ struct AttachmentRoutes: RouteGroup {
             let conversationId = try context.pathId("The conversation")
             let sizes = try await UploadedImage.receive(request, chargedTo: caller.userId, deps: deps)
             let photo = try await deps.services.attachments.upload(sizes, to: conversationId, by: caller.userId)
-            return try JSONResponse.make(photo, status: .created)
+            return JSONResponse.make(photo, status: .created)
         }
         router.on(APIRoutes.attachment) { request, context in
             let caller = try await deps.authenticator.authenticate(request)

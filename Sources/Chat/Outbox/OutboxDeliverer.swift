@@ -38,7 +38,8 @@ public struct BazaarOutboxDeliverer: OutboxDeliverer {
     /// `POST /v1/conversations/{id}/attachments` with the image as the body.
     public func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
         try await network.request(
-            BazaarEndpoints.uploadAttachment(conversationID: conversationID, image: photo.data, mediaType: photo.mediaType))
+            BazaarEndpoints.uploadAttachment(
+                conversationID: conversationID, image: photo.data, mediaType: photo.mediaType))
     }
 
     /// `POST /v1/conversations/{id}/messages` with the key.

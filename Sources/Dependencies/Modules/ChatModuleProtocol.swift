@@ -201,6 +201,7 @@ public protocol ChatModuleProtocol: Sendable {
     func messageSender(toConversation conversationID: String) -> any ChatMessageSender
     /// One size of a photo sent in a conversation, fetched with the signed-in session (only the
     /// conversation's members see it: to anyone else it is `404`, as if it did not exist).
-    func photo(_ attachmentID: String, inConversation conversationID: String, size: PhotoSize) async throws(NetworkError)
+    func photo(_ attachmentID: String, inConversation conversationID: String, size: PhotoSize)
+        async throws(NetworkError)
         -> Data
 }

@@ -65,19 +65,16 @@ extension WebApp {
             }
         }
         router.post("/profile/photo") { request, context in
-            let contentType = request.headers[.contentType] ?? ""
-            return try await page(request, context, mutating: true) { page in
+            try await page(request, context, mutating: true) { page in
                 try await page.signedIn { user in
-                    guard let file = MultipartFile(field: "photo", in: page.body, contentType: contentType),
-                        let mediaType = MediaType.image(sniffing: file.bytes)
-                    else {
+                    guard case .success(let photos) = page.photos("photo"), let photo = photos.first else {
                         let view = ProfileView(
                             user: user, error: "Choose a JPEG, PNG or WebP image.", server: page.serverURL,
                             nav: page.nav())
                         return page.render(view, "profile", status: .unprocessableContent)
                     }
                     let logic = try page.dependencies.profileModule.profileScreen().logic
-                    let state = await logic.send(.changePhoto(file.bytes, mediaType))
+                    let state = await logic.send(.changePhoto(photo.data, photo.mediaType))
                     if case .presenting = state { return page.redirect(to: "/profile") }
                     return profile(state, page: page)
                 }

@@ -2,6 +2,7 @@ import BazaarAPI
 import Dependencies
 import Foundation
 import Hummingbird
+import Networking
 
 extension WebApp {
     func addChatRoutes(to router: Router<BasicRequestContext>) {
@@ -51,16 +52,39 @@ extension WebApp {
             return try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
                     let body = (page.form["body"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                    guard !body.isEmpty, InputRules.fits(body, InputRules.messageBody) else {
-                        return page.failed(
-                            ScreenError(
-                                kind: .invalidInput,
-                                message: "A message is \(InputRules.describe(InputRules.messageBody))."))
+                    let photos: [PhotoToSend]
+                    switch page.photos("photos") {
+                    case .success(let chosen): photos = chosen
+                    case .failure(let error): return page.failed(error, heading: "The message was not sent")
                     }
-                    // Queued durably here; the account's outbox delivers it, now or when the server is back.
-                    _ = try await page.dependencies.chatModule.messageSender(toConversation: id).sendNewMessage(
-                        with: body)
+                    // Queued durably here (photos and all); the account's outbox uploads and
+                    // delivers it, now or when the server is back.
+                    do {
+                        _ = try await page.dependencies.chatModule.messageSender(toConversation: id).sendNewMessage(
+                            with: body, photos: photos)
+                    } catch let problem as MessageDraftError {
+                        return page.failed(
+                            ScreenError(kind: .invalidInput, message: problem.description),
+                            heading: "The message was not sent")
+                    }
                     return page.redirect(to: "/conversations/\(id)")
+                }
+            }
+        }
+        router.get("/conversations/{id}/photos/{photo}") { request, context in
+            let id = try context.parameters.require("id")
+            let photo = try context.parameters.require("photo")
+            let size = request.uri.queryParameters.get("size").flatMap(PhotoSize.init(rawValue:)) ?? .full
+            return try await page(request, context) { page in
+                guard page.user != nil else { return page.html("", status: .notFound) }
+                let chat = try page.dependencies.chatModule
+                do throws(NetworkError) {
+                    let bytes = try await chat.photo(photo, inConversation: id, size: size)
+                    return page.image(bytes)
+                } catch {
+                    // Whatever the API said (404 to anyone outside the conversation), the page
+                    // shows no photo and learns nothing more.
+                    return page.html("", status: error.statusCode == 404 ? .notFound : .badGateway)
                 }
             }
         }

@@ -13,6 +13,13 @@ struct FormFields: Sendable {
         }
     }
 
+    /// The fields of `encoded` (a query string), then `more` (a multipart body's text fields);
+    /// a name given twice keeps its first value.
+    init(_ encoded: String, adding more: [(name: String, value: String)]) {
+        self.init(encoded)
+        for (name, value) in more where !name.isEmpty && values[name] == nil { values[name] = value }
+    }
+
     /// The value of `name`, or `nil`.
     subscript(_ name: String) -> String? { values[name] }
 

@@ -12,7 +12,7 @@ extension WebApp {
                 try await page.signedIn { _ in
                     let logic = try page.dependencies.productsModule.listingScreen(id: id).logic
                     return page.show(await logic.send(.load), template: "listing", heading: "No such listing") {
-                        ListingView(content: $0, nav: page.nav())
+                        ListingView(content: $0, nav: page.nav(), server: page.serverURL)
                     }
                 }
             }
@@ -32,7 +32,8 @@ extension WebApp {
                     let state = await logic.send(.edit(draft))
                     if let content = state.content, !content.fieldErrors.isEmpty {
                         return page.render(
-                            ListingView(content: content, nav: page.nav()), "listing", status: .unprocessableContent)
+                            ListingView(content: content, nav: page.nav(), server: page.serverURL), "listing",
+                            status: .unprocessableContent)
                     }
                     return state.error.map { page.failed($0, heading: "The listing was not changed") }
                         ?? page.redirect(to: "/products/\(id)")
@@ -66,6 +67,70 @@ extension WebApp {
                         ?? page.redirect(to: "/users/\(user.id)")
                 }
             }
+        }
+    }
+
+    /// Adding, moving and removing a listing's photos: plain forms, each answered with the
+    /// listing's page (at its photos) or the page with what the server refused.
+    func addListingPhotoRoutes(to router: Router<BasicRequestContext>) {
+        router.post("/products/{id}/photos") { request, context in
+            let id = try context.parameters.require("id")
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    let logic = try page.dependencies.productsModule.listingScreen(id: id).logic
+                    let photos: [PhotoToSend]
+                    switch page.photos("photos") {
+                    case .success(let chosen): photos = chosen
+                    case .failure(let error): return page.failed(error, heading: "No photo was added")
+                    }
+                    guard !photos.isEmpty else {
+                        return page.failed(
+                            ScreenError(kind: .invalidInput, message: "Choose at least one photo."),
+                            heading: "No photo was added")
+                    }
+                    return Self.listingPage(await logic.send(.addPhotos(photos)), id: id, page: page)
+                }
+            }
+        }
+        router.post("/products/{id}/photos/{photo}/move") { request, context in
+            let id = try context.parameters.require("id")
+            let photo = try context.parameters.require("photo")
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    guard let position = Int(page.form["to"] ?? ""), (0..<Product.photoLimit).contains(position) else {
+                        return page.failed(
+                            ScreenError(kind: .invalidInput, message: "Say where the photo goes."),
+                            heading: "The photos were not changed")
+                    }
+                    let logic = try page.dependencies.productsModule.listingScreen(id: id).logic
+                    return Self.listingPage(await logic.send(.movePhoto(photo, to: position)), id: id, page: page)
+                }
+            }
+        }
+        router.post("/products/{id}/photos/{photo}/remove") { request, context in
+            let id = try context.parameters.require("id")
+            let photo = try context.parameters.require("photo")
+            return try await page(request, context, mutating: true) { page in
+                try await page.signedIn { _ in
+                    let logic = try page.dependencies.productsModule.listingScreen(id: id).logic
+                    return Self.listingPage(await logic.send(.removePhoto(photo)), id: id, page: page)
+                }
+            }
+        }
+    }
+
+    /// The listing's page after a change to its photos: back to the photos when all went well,
+    /// else the page with what was refused.
+    static func listingPage(_ state: ScreenState<ListingContent>, id: String, page: WebPage) -> Response {
+        switch state {
+        case .presenting(let content) where !content.photoProblems.isEmpty:
+            return page.render(
+                ListingView(content: content, nav: page.nav(), server: page.serverURL), "listing",
+                status: .unprocessableContent)
+        case .presenting, .loading:
+            return page.redirect(to: "/products/\(id)/edit#photos")
+        case .failed(let error):
+            return page.failed(error, heading: "The photos were not changed")
         }
     }
 

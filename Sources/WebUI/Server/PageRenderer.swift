@@ -14,6 +14,7 @@ struct PageRenderer: Sendable {
             ("signin", AccountTemplates.signin),
             ("products", ProductTemplates.products), ("product", ProductTemplates.product),
             ("sell", ProductTemplates.sell), ("productFields", ProductTemplates.productFields),
+            ("productCard", ProductTemplates.productCard),
             ("listing", ListingTemplates.listing), ("seller", SellerTemplates.seller),
             ("reviewForm", SellerTemplates.reviewForm),
             ("conversations", ChatTemplates.conversations), ("conversationList", ChatTemplates.conversationList),

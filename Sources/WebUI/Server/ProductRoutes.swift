@@ -105,13 +105,30 @@ extension WebApp {
         router.post("/sell") { request, context in
             try await page(request, context, mutating: true) { page in
                 try await page.signedIn { _ in
-                    let draft = SellDraft(
+                    var draft = SellDraft(
                         title: page.form["title"] ?? "", description: page.form["description"] ?? "",
                         price: page.form["price"] ?? "",
                         currency: page.form["currency"] ?? "EUR")
+                    switch page.photos("photos") {
+                    case .success(let photos): draft.photos = photos
+                    case .failure(let error):
+                        return page.render(
+                            SellView(
+                                content: SellContent(draft: draft, fieldErrors: [.photos: error.message]),
+                                nav: page.nav()),
+                            "sell", status: .unprocessableContent)
+                    }
                     let state = await (try page.dependencies.productsModule.sellScreen().logic).send(.sell(draft))
                     switch state {
                     case .presenting(let content):
+                        if let listed = content.listed, !content.photoProblems.isEmpty {
+                            // Listed, but not with every photo: the listing's page says which, where
+                            // more can be added.
+                            let listing = ListingContent(product: listed, photoProblems: content.photoProblems)
+                            return page.render(
+                                ListingView(content: listing, nav: page.nav(), server: page.serverURL), "listing",
+                                status: .unprocessableContent)
+                        }
                         if let listed = content.listed { return page.redirect(to: "/products/\(listed.id)") }
                         return page.render(
                             SellView(content: content, nav: page.nav()), "sell", status: .unprocessableContent)

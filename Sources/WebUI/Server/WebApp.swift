@@ -18,7 +18,7 @@ import NIOCore
 public struct WebApp: Sendable {
     static let sessionCookieName = "bazaar_session"
     static let visitorCookieName = "bazaar_visitor"
-    static let maximumBody = 6 << 20
+    static let maximumBody = (Product.photoLimit * 5 + 1) << 20
 
     let sessions: BrowserSessions
     let renderer: PageRenderer
@@ -63,6 +63,7 @@ public struct WebApp: Sendable {
         addAccountRoutes(to: router)
         addProductRoutes(to: router)
         addListingRoutes(to: router)
+        addListingPhotoRoutes(to: router)
         addSellerRoutes(to: router)
         addChatRoutes(to: router)
         addNotificationRoutes(to: router)
@@ -88,13 +89,16 @@ public struct WebApp: Sendable {
         if mutating {
             // Forms are small; a photo upload is at most 5 MiB plus its multipart framing.
             let body = Data(try await request.body.collect(upTo: Self.maximumBody).readableBytesView)
-            // A multipart body (a file upload) carries its form token in the query instead.
-            let isMultipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
-            let fields = FormFields(isMultipart ? request.uri.query ?? "" : String(decoding: body, as: UTF8.self))
+            // A multipart body (a file upload) has its text fields among its parts, and may carry
+            // its form token in the query.
+            let multipart = MultipartForm(body: body, contentType: request.headers[.contentType] ?? "")
+            let fields =
+                multipart.map { FormFields(request.uri.query ?? "", adding: $0.fields) }
+                ?? FormFields(String(decoding: body, as: UTF8.self))
             if let refusal = Self.refusal(request, fields: fields, session: visit.session, isNew: visit.isNewVisitor) {
                 response = page.html(renderer.render(refusal, "error"), status: .forbidden)
             } else {
-                response = try await handle(page.with(form: fields, body: body))
+                response = try await handle(page.with(form: fields, uploads: multipart))
             }
         } else {
             response = try await handle(page)

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Networking
 
 /// One request's view of the browser: who is signed in, their modules, the form they posted, and
 /// how to answer with a page.
@@ -16,15 +17,30 @@ struct WebPage: Sendable {
     let user: User?
     let dependencies: Dependencies
     var form = FormFields("")
-    /// The posted body as it came (for a file upload).
-    var body = Data()
+    /// The posted multipart body, when the form had file inputs.
+    var uploads: MultipartForm?
 
-    /// The same page with the posted form and body.
-    func with(form: FormFields, body: Data) -> WebPage {
+    /// The same page with the posted form (and its files).
+    func with(form: FormFields, uploads: MultipartForm?) -> WebPage {
         var copy = self
         copy.form = form
-        copy.body = body
+        copy.uploads = uploads
         return copy
+    }
+
+    /// The images chosen in the file input `field`, in order, or the sentence saying which of
+    /// them is not a JPEG, PNG or WebP.
+    func photos(_ field: String) -> Result<[PhotoToSend], ScreenError> {
+        var photos: [PhotoToSend] = []
+        for (index, bytes) in (uploads?.files(named: field) ?? []).enumerated() {
+            guard let photo = PhotoToSend(sniffing: bytes) else {
+                return .failure(
+                    ScreenError(
+                        kind: .invalidInput, message: "File \(index + 1) is not a JPEG, PNG or WebP image."))
+            }
+            photos.append(photo)
+        }
+        return .success(photos)
     }
 
     /// The navigation for this page.
@@ -37,6 +53,15 @@ struct WebPage: Sendable {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A chat photo's bytes, for this browser only: never stored by a shared cache, kept an
+    /// hour by the browser (a photo's URL names one upload, which never changes).
+    func image(_ bytes: Data) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = (Networking.MediaType.image(sniffing: bytes) ?? .octetStream).essence
+        headers[.cacheControl] = "private, max-age=3600"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `view` through `template`.

@@ -34,10 +34,12 @@ enum ChatTemplates {
         {{#blocked}}<p class="notice" role="status">You cannot write here: one of you blocked the other. What was said stays here to read. <a href="/account">People you blocked</a></p>{{/blocked}}
         {{#otherDeleted}}<p class="notice" role="status">This person deleted their account: nothing more can be sent here. What was said stays here to read.</p>{{/otherDeleted}}
         {{^closed}}
-        <form method="post" action="/conversations/{{id}}/messages" class="card compose" data-compose>
+        <form method="post" action="/conversations/{{id}}/messages" class="card compose" enctype="multipart/form-data" data-compose>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         <label for="compose">Your message</label>
-        <textarea id="compose" name="body" required maxlength="\(InputRules.messageBody.upperBound)"></textarea>
+        <textarea id="compose" name="body" maxlength="\(InputRules.messageBody.upperBound)"></textarea>
+        <label for="compose-photos">Photos (up to \(Message.attachmentLimit), optional)</label>
+        <input id="compose-photos" name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple>
         <button type="submit">Send</button>
         </form>
         {{#canBlock}}
@@ -69,7 +71,7 @@ enum ChatTemplates {
     static let messageList = """
         <ol id="message-list" class="messages" aria-live="polite">
         {{#messages}}
-        <li class="message {{#mine}}mine{{/mine}}{{#offerLine}} offer-line{{/offerLine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#mine}}{{^offerLine}} <span class="state sent">sent</span>{{/offerLine}}{{/mine}}{{#reportURL}} <a class="report" href="{{reportURL}}">Report</a>{{/reportURL}}
+        <li class="message {{#mine}}mine{{/mine}}{{#offerLine}} offer-line{{/offerLine}}"><span class="who">{{who}}</span> <span class="body">{{body}}</span> <time datetime="{{isoTime}}">{{time}}</time>{{#hasPhotos}}<span class="photo-message">{{#photos}}<a href="{{full}}"><img src="{{medium}}" alt="{{label}}" loading="lazy" width="{{width}}" height="{{height}}"></a>{{/photos}}</span>{{/hasPhotos}}{{#mine}}{{^offerLine}} <span class="state sent">sent</span>{{/offerLine}}{{/mine}}{{#reportURL}} <a class="report" href="{{reportURL}}">Report</a>{{/reportURL}}
         {{#card}}
         <div class="offer-card" id="offer-{{id}}">
         <p><strong>{{headline}}</strong>: <span class="standing {{status}}">{{standing}}</span></p>
@@ -79,7 +81,7 @@ enum ChatTemplates {
         </li>
         {{/messages}}
         {{#pending}}
-        <li class="message mine pending"><span class="who">You</span> <span class="body">{{body}}</span> <span class="state {{stateClass}}">{{state}}</span></li>
+        <li class="message mine pending"><span class="who">You</span> <span class="body">{{body}}</span>{{#photoSummary}} <span class="photo-count">({{photoSummary}})</span>{{/photoSummary}} <span class="state {{stateClass}}">{{state}}</span></li>
         {{/pending}}
         {{^messages}}{{^pending}}<li class="empty">No messages yet. Say hello.</li>{{/pending}}{{/messages}}
         </ol>

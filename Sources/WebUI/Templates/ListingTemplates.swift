@@ -12,6 +12,26 @@ enum ListingTemplates {
         {{> productFields}}
         <button type="submit">Save changes</button>
         </form>
+        <section class="card" id="photos">
+        <h2>Photos</h2>
+        {{#photoProblems}}<p class="error" role="alert">{{.}}</p>{{/photoProblems}}
+        {{^photos}}<p>No photos yet: listings with photos are the ones people open.</p>{{/photos}}
+        <ul class="photo-editor">
+        {{#photos}}
+        <li><img src="{{thumb}}" alt="{{label}}" width="{{width}}" height="{{height}}"><span>{{label}}</span>
+        <span>{{^isCover}}<form class="inline" method="post" action="{{action}}/move"><input type="hidden" name="csrf" value="{{nav.csrf}}"><input type="hidden" name="to" value="0"><button type="submit" class="small">Make cover</button></form><form class="inline" method="post" action="{{action}}/move"><input type="hidden" name="csrf" value="{{nav.csrf}}"><input type="hidden" name="to" value="{{earlier}}"><button type="submit" class="small" aria-label="Move {{label}} earlier">←</button></form>{{/isCover}}{{^isLast}}<form class="inline" method="post" action="{{action}}/move"><input type="hidden" name="csrf" value="{{nav.csrf}}"><input type="hidden" name="to" value="{{later}}"><button type="submit" class="small" aria-label="Move {{label}} later">→</button></form>{{/isLast}}<form class="inline" method="post" action="{{action}}/remove"><input type="hidden" name="csrf" value="{{nav.csrf}}"><button type="submit" class="small" aria-label="Remove {{label}}">Remove</button></form></span></li>
+        {{/photos}}
+        </ul>
+        {{#room}}
+        <form method="post" action="/products/{{id}}/photos" class="card" enctype="multipart/form-data" data-upload>
+        <input type="hidden" name="csrf" value="{{nav.csrf}}">
+        <label for="add-photos">Add photos ({{room}} more can go on it)</label>
+        <input id="add-photos" name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple required>
+        <progress max="100" value="0" hidden aria-label="Upload progress"></progress>
+        <button type="submit">Add photos</button>
+        </form>
+        {{/room}}
+        </section>
         {{#hasStatusChoices}}
         <form method="post" action="/products/{{id}}/status" class="card">
         <input type="hidden" name="csrf" value="{{nav.csrf}}">

@@ -27,9 +27,9 @@ enum ProductTemplates {
         <button type="submit">Search</button>
         </form>
         {{^products}}<p>{{#searched}}Nothing found.{{/searched}}{{^searched}}Nothing is for sale yet.{{/searched}}</p>{{/products}}
-        <ul class="products">
+        <ul class="products cards">
         {{#products}}
-        <li>{{#cover}}<img class="cover" src="{{cover}}" alt="" loading="lazy" width="64" height="64">{{/cover}}<a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span>
+        <li>{{#card}}{{> productCard}}{{/card}}
         {{#canSave}}<form class="inline" method="post" action="/products/{{id}}/{{#isSaved}}unsave{{/isSaved}}{{^isSaved}}save{{/isSaved}}"><input type="hidden" name="csrf" value="{{nav.csrf}}"><input type="hidden" name="back" value="{{back}}"><button type="submit" class="small" aria-label="{{#isSaved}}Remove {{title}} from saved{{/isSaved}}{{^isSaved}}Save {{title}}{{/isSaved}}">{{#isSaved}}Saved ✓{{/isSaved}}{{^isSaved}}Save{{/isSaved}}</button></form>{{/canSave}}</li>
         {{/products}}
         </ul>
@@ -44,7 +44,7 @@ enum ProductTemplates {
         <h1>{{title}}</h1>
         <p class="price">{{price}}</p>
         <p>{{description}}</p>
-        {{#hasPhotos}}<ul class="photos">{{#photos}}<li><img src="{{url}}" alt="Photo {{number}} of {{title}}" loading="lazy" width="320" height="240"></li>{{/photos}}</ul>{{/hasPhotos}}
+        {{#hasPhotos}}<ul class="photos">{{#photos}}<li><a href="{{full}}"><img src="{{medium}}" alt="Photo {{number}} of {{title}}, opens at full size" loading="lazy" width="{{width}}" height="{{height}}"></a></li>{{/photos}}</ul>{{/hasPhotos}}
         <p>Sold by <a href="/users/{{sellerId}}">{{sellerName}} (@{{sellerUsername}})</a> · <span class="rating">{{#sellerStars}}<span class="stars" role="img" aria-label="Rated {{sellerRating}}">{{sellerStars}}</span> {{/sellerStars}}{{sellerRating}}</span> · <a href="/products?seller={{sellerId}}&amp;sort=newest">More from {{sellerName}}</a></p>
         <p class="status">{{status}} · saved by {{savedBy}}</p>
         {{#canSave}}
@@ -68,14 +68,26 @@ enum ProductTemplates {
         {{/content}}{{/layout}}
         """
 
+    /// `productCard`: a product in a list, as a card (see ``ProductCardView``).
+    static let productCard = """
+        <a class="product-card" href="/products/{{id}}"><span class="cover">{{#cover}}<img src="{{cover}}" srcset="{{coverSet}}" sizes="(max-width: 480px) calc(100vw - 48px), 240px" alt="" loading="lazy" width="{{coverWidth}}" height="{{coverHeight}}">{{/cover}}{{^cover}}<span class="no-photo">No photo yet</span>{{/cover}}</span><span class="title">{{title}}</span> <span class="price">{{price}}</span> <span class="status {{^isAvailable}}taken{{/isAvailable}}">{{status}}</span></a>
+        """
+
     /// `sell`: the sell form, each error beside its field.
     static let sell = """
         {{< layout}}{{$content}}
         <h1>Sell something</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/sell" class="card" novalidate>
+        <form method="post" action="/sell" class="card" novalidate enctype="multipart/form-data" data-upload data-photo-picker>
         <input type="hidden" name="csrf" value="{{nav.csrf}}">
         {{> productFields}}
+        {{#form}}
+        <label for="sell-photos">Photos: up to \(Product.photoLimit), JPEG, PNG or WebP, at most 5 MiB each; the first is the cover</label>
+        <input id="sell-photos" name="photos" type="file" accept="image/jpeg,image/png,image/webp" multiple {{#photosError}}aria-invalid="true" aria-describedby="sell-photos-error"{{/photosError}}>
+        {{#photosError}}<p id="sell-photos-error" class="field-error">{{photosError}}</p>{{/photosError}}
+        {{/form}}
+        <ul class="photo-editor" data-preview hidden></ul>
+        <progress max="100" value="0" hidden aria-label="Upload progress"></progress>
         <button type="submit">Put it up for sale</button>
         </form>
         {{/content}}{{/layout}}

@@ -25,9 +25,9 @@ enum SellerTemplates {
         {{^reviews}}<li>No reviews yet.</li>{{/reviews}}
         </ul>
         <h2>Listings</h2>
-        <ul class="products">
+        <ul class="products cards">
         {{#listings}}
-        <li><a href="/products/{{id}}"><span class="title">{{title}}</span></a> <span class="price">{{price}}</span> <span class="status {{^isAvailable}}taken{{/isAvailable}}">{{status}}</span></li>
+        <li>{{#card}}{{> productCard}}{{/card}}</li>
         {{/listings}}
         {{^listings}}<li>Nothing listed.</li>{{/listings}}
         </ul>

@@ -29,7 +29,19 @@ enum StaticAssets {
         ul.products, ul.conversations, ul.notifications, ol.messages { list-style: none; padding: 0; }
         ul.products li, ul.conversations li, ul.notifications li { padding: 8px 0; border-bottom: 1px solid #e5e5e5; }
         .price { font-weight: 600; }
-        ul.products img.cover { object-fit: cover; border-radius: 4px; vertical-align: middle; margin-right: 8px; }
+        ul.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 12px; }
+        ul.products.cards li { border: 1px solid #ddd; border-radius: 8px; padding: 8px; background: var(--card); display: flex; flex-direction: column; gap: 6px; }
+        .product-card { display: flex; flex-direction: column; gap: 2px; color: inherit; text-decoration: none; }
+        .product-card .cover { display: block; aspect-ratio: 4 / 3; background: #eee; border-radius: 6px; overflow: hidden; margin-bottom: 4px; }
+        .product-card .cover img { width: 100%; height: 100%; object-fit: cover; display: block; }
+        .product-card .title { color: var(--accent); text-decoration: underline; font-weight: 600; }
+        .product-card .status { color: #1b6b2a; font-size: 14px; }
+        .no-photo { display: flex; align-items: center; justify-content: center; height: 100%; color: var(--muted); font-size: 14px; }
+        ul.photo-editor { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 12px; }
+        ul.photo-editor li { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
+        ul.photo-editor img { width: 100%; height: auto; border-radius: 6px; background: #eee; }
+        .photo-message img { max-width: 100%; height: auto; border-radius: 6px; margin: 4px 4px 0 0; vertical-align: top; }
+        progress { width: 100%; }
         ul.photos { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 8px; }
         ul.photos img { object-fit: contain; max-width: 100%; height: auto; border-radius: 6px; background: #eee; }
         .excerpt, time { color: var(--muted); }
@@ -51,7 +63,7 @@ enum StaticAssets {
         .state.failed, .error, .field-error { color: var(--error); }
         .notice { background: #e8f6ec; padding: 8px; border-radius: 6px; }
         li.unread { font-weight: 600; }
-        @media (max-width: 480px) { nav { gap: 4px 10px; } main { padding: 8px; } }
+        @media (max-width: 480px) { nav { gap: 4px 10px; } main { padding: 8px; } ul.cards { grid-template-columns: 1fr; } }
         """
 
     /// `/static/app.js`: live fragments over Server-Sent Events, and upload progress. Every
@@ -78,34 +90,89 @@ enum StaticAssets {
             // queued at once and sent once delivered, even while the server is away.
             compose.addEventListener("submit", function (event) {
               event.preventDefault();
-              var body = new URLSearchParams(new FormData(compose));
               var field = compose.querySelector("textarea");
-              fetch(compose.action, { method: "POST", body: body, redirect: "manual", credentials: "same-origin" })
+              var files = compose.querySelector("input[type=file]");
+              fetch(compose.action, { method: "POST", body: new FormData(compose), redirect: "manual", credentials: "same-origin" })
                 .then(function (response) {
-                  if (response.type === "opaqueredirect" || response.ok) { field.value = ""; field.focus(); }
+                  if (response.type === "opaqueredirect" || response.ok) { field.value = ""; if (files) files.value = ""; field.focus(); }
                   else { compose.submit(); }
                 })
                 .catch(function () { compose.submit(); });
             });
           }
-          var upload = document.querySelector("form[data-upload]");
-          if (upload && window.XMLHttpRequest && window.FormData) {
-            upload.addEventListener("submit", function (event) {
+          // Forms with files: photos picked for a listing can be seen, ordered and removed before
+          // they are sent, and every upload shows its progress. Without the script, each is a
+          // plain multipart form.
+          Array.prototype.forEach.call(document.querySelectorAll("form[data-upload]"), function (form) {
+            var input = form.querySelector("input[type=file]");
+            var preview = form.querySelector("[data-preview]");
+            var chosen = null;
+            if (form.hasAttribute("data-photo-picker") && input && preview && window.URL && URL.createObjectURL) {
+              chosen = [];
+              var draw = function () {
+                preview.innerHTML = "";
+                preview.hidden = chosen.length === 0;
+                chosen.forEach(function (file, index) {
+                  var item = document.createElement("li");
+                  var image = document.createElement("img");
+                  image.src = URL.createObjectURL(file);
+                  image.alt = "Chosen photo " + (index + 1);
+                  item.appendChild(image);
+                  var label = document.createElement("span");
+                  label.textContent = index === 0 ? "Photo 1 (the cover)" : "Photo " + (index + 1);
+                  item.appendChild(label);
+                  var buttons = document.createElement("span");
+                  var add = function (text, name, act) {
+                    var button = document.createElement("button");
+                    button.type = "button";
+                    button.className = "small";
+                    button.textContent = text;
+                    button.setAttribute("aria-label", name);
+                    button.addEventListener("click", function () { act(); draw(); });
+                    buttons.appendChild(button);
+                  };
+                  var move = function (to) { chosen.splice(to, 0, chosen.splice(index, 1)[0]); };
+                  if (index > 0) add("←", "Move photo " + (index + 1) + " earlier", function () { move(index - 1); });
+                  if (index < chosen.length - 1) add("→", "Move photo " + (index + 1) + " later", function () { move(index + 1); });
+                  add("Remove", "Remove photo " + (index + 1), function () { chosen.splice(index, 1); });
+                  item.appendChild(buttons);
+                  preview.appendChild(item);
+                });
+              };
+              input.addEventListener("change", function () {
+                Array.prototype.forEach.call(input.files, function (file) { chosen.push(file); });
+                input.value = "";
+                draw();
+              });
+            }
+            if (!window.XMLHttpRequest || !window.FormData) return;
+            form.addEventListener("submit", function (event) {
               event.preventDefault();
-              var bar = document.getElementById("upload-progress");
+              var data = new FormData(form);
+              if (chosen) {
+                data.delete("photos");
+                chosen.forEach(function (file) { data.append("photos", file, file.name); });
+              }
+              var bar = form.querySelector("progress");
+              var send = form.querySelector("button[type=submit]");
+              if (send) send.disabled = true;
               var request = new XMLHttpRequest();
-              request.open("POST", upload.action);
+              request.open("POST", form.action);
               request.upload.addEventListener("progress", function (progress) {
-                if (progress.lengthComputable) { bar.hidden = false; bar.value = Math.round(100 * progress.loaded / progress.total); }
+                if (bar && progress.lengthComputable) { bar.hidden = false; bar.value = Math.round(100 * progress.loaded / progress.total); }
               });
               request.addEventListener("load", function () {
-                // A refusal is shown as without the script: post the form the plain way.
-                if (request.status >= 400) { upload.submit(); return; }
-                window.location.assign(request.responseURL || "/profile");
+                var landed = request.responseURL || form.action;
+                if (request.status < 400 && landed !== form.action) { window.location.assign(landed); return; }
+                // A page came back (what was refused, or what was made of it): show it as it is.
+                document.open();
+                document.write(request.responseText);
+                document.close();
               });
-              request.send(new FormData(upload));
+              request.addEventListener("error", function () { if (send) send.disabled = false; });
+              request.send(data);
             });
-          }
+          });
         })();
         """
 }

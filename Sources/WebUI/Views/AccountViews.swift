@@ -53,6 +53,6 @@ struct ProfileView: Sendable {
         ratingSummary = RatingText.summary(of: user)
         displayName = user.displayName
         username = user.username
-        photoURL = user.photoURL.map { WebFormats.absolute($0, on: server) }
+        photoURL = user.photoURL.map { WebFormats.absolute(PhotoSize.thumb.url($0), on: server) }
     }
 }

@@ -43,12 +43,27 @@ struct ConversationView: Sendable {
         /// Where to report it: on what the other person wrote (not offer lines, nor what a
         /// moderator removed already).
         var reportURL: String?
+        /// The photos it carries, shown inline (fetched through this app with the session).
+        var photos: [PhotoItem]
+        var hasPhotos: Bool
+    }
+
+    /// A chat photo: its `medium` size inline, linking to its `full` size, both served by this
+    /// app with the signed-in session (the API serves them to the conversation's members only).
+    struct PhotoItem: Sendable {
+        var medium: String
+        var full: String
+        var label: String
+        var width: Int
+        var height: Int
     }
 
     struct Pending: Sendable {
         var body: String
         var state: String
         var stateClass: String
+        /// "2 photos" while its photos wait in the outbox with it.
+        var photoSummary: String?
     }
 
     var title: String
@@ -109,13 +124,24 @@ struct ConversationView: Sendable {
                 card = OfferCardView(offer, conversationID: conversation.id)
             }
             let reportable = !line.isMine && line.offerID == nil && !line.removed
+            let photos = line.photos.enumerated().map { index, photo in
+                let (width, height) = ProductCardView.fitted(photo, within: 320)
+                let address = "/conversations/\(conversation.id)/photos/\(photo.id)"
+                return PhotoItem(
+                    medium: address + "?size=medium", full: address,
+                    label: "Photo \(index + 1) from \(line.author)", width: width, height: height)
+            }
             return Line(
                 who: line.author, body: line.body, mine: line.isMine, time: WebFormats.time(line.time),
                 isoTime: WebFormats.iso(line.time), offerLine: line.offerID != nil, card: card,
-                reportURL: reportable ? "/report?type=message&id=\(line.id)" : nil)
+                reportURL: reportable ? "/report?type=message&id=\(line.id)" : nil, photos: photos,
+                hasPhotos: !photos.isEmpty)
         }
         pending = lines.compactMap { line in
-            line.status.map { Pending(body: line.body, state: $0.text, stateClass: Self.styleClass($0)) }
+            line.status.map {
+                Pending(
+                    body: line.body, state: $0.text, stateClass: Self.styleClass($0), photoSummary: line.photoSummary)
+            }
         }
         if let product = conversation.product, product.status == .sold, let reviewing {
             if let mine = reviewing.reviews.first(where: {

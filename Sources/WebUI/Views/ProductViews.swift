@@ -31,9 +31,8 @@ struct ProductListView: Sendable {
     struct Item: Sendable {
         var id: String
         var title: String
-        var price: String
-        /// The cover photo's full URL (on the API server), if it has photos.
-        var cover: String?
+        /// The card: cover, title, price, status.
+        var card: ProductCardView
         /// Whether a Save button shows (someone signed in who does not sell it), and its state.
         var canSave: Bool
         var isSaved: Bool
@@ -96,8 +95,7 @@ struct ProductListView: Sendable {
         let back = here.string ?? "/products"
         products = (content?.products ?? []).map {
             Item(
-                id: $0.id, title: $0.title, price: WebFormats.price(cents: $0.priceCents, currency: $0.currency),
-                cover: $0.photoURLs.first.map { WebFormats.absolute($0, on: server) },
+                id: $0.id, title: $0.title, card: ProductCardView($0, server: server),
                 canSave: me != nil && me?.id != $0.sellerId, isSaved: saved.contains($0.id), back: back, nav: nav)
         }
         var more = URLComponents()
@@ -142,15 +140,18 @@ struct ProductDetailView: Sendable {
     var isMine: Bool
     /// Whether the person saved it.
     var isSaved: Bool
-    /// The photos, cover first, with full URLs on the API server.
+    /// The photos, cover first, at `medium` size, each linking to its `full` size.
     var photos: [Photo]
     /// Stored, not computed: templates see stored properties only.
     var hasPhotos: Bool
 
     /// One photo on the page.
     struct Photo: Sendable {
-        var url: String
+        var medium: String
+        var full: String
         var number: Int
+        var width: Int
+        var height: Int
     }
 
     init(content: ProductDetailContent, me: User?, nav: NavigationView, server: URL? = nil, isSaved: Bool = false) {
@@ -171,8 +172,11 @@ struct ProductDetailView: Sendable {
         sellerId = content.seller.id
         canMessage = me != nil && me?.id != content.seller.id
         signInToMessage = me == nil
-        photos = content.product.photoURLs.enumerated().map {
-            Photo(url: WebFormats.absolute($1, on: server), number: $0 + 1)
+        photos = content.product.photos.enumerated().map { index, photo in
+            let (width, height) = ProductCardView.fitted(photo, within: 960)
+            return Photo(
+                medium: WebFormats.absolute(photo.mediumURL, on: server),
+                full: WebFormats.absolute(photo.fullURL, on: server), number: index + 1, width: width, height: height)
         }
         hasPhotos = !photos.isEmpty
     }
@@ -188,6 +192,7 @@ struct ProductFormFields: Sendable {
     var descriptionError: String?
     var priceError: String?
     var currencyError: String?
+    var photosError: String?
 
     init(draft: SellDraft, errors: [SellField: String]) {
         titleValue = draft.title
@@ -198,6 +203,7 @@ struct ProductFormFields: Sendable {
         descriptionError = errors[.description]
         priceError = errors[.price]
         currencyError = errors[.currency]
+        photosError = errors[.photos]
     }
 }
 

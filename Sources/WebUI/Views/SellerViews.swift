@@ -14,11 +14,7 @@ struct SellerView: Sendable {
     }
 
     struct Listing: Sendable {
-        var id: String
-        var title: String
-        var price: String
-        var status: String
-        var isAvailable: Bool
+        var card: ProductCardView
     }
 
     var title: String
@@ -45,7 +41,7 @@ struct SellerView: Sendable {
         self.nav = nav
         displayName = user.displayName
         username = user.username
-        photoURL = user.photoURL.map { WebFormats.absolute($0, on: server) }
+        photoURL = user.photoURL.map { WebFormats.absolute(PhotoSize.thumb.url($0), on: server) }
         bio = user.bio.flatMap { $0.isEmpty ? nil : $0 }
         stars = RatingText.roundedStars(of: user)
         ratingSummary = content.ratingSummary
@@ -57,10 +53,7 @@ struct SellerView: Sendable {
                 isoDate: WebFormats.iso(line.review.createdAt))
         }
         self.listings = listings.map { product in
-            Listing(
-                id: product.id, title: product.title,
-                price: WebFormats.price(cents: product.priceCents, currency: product.currency),
-                status: product.status.rawValue.capitalized, isAvailable: product.status == .available)
+            Listing(card: ProductCardView(product, server: server))
         }
         isMe = me?.id == user.id
         id = user.id
