@@ -41,9 +41,10 @@ def wait_for_line(process, pattern, timeout=30):
 class ApiServer:
     """bazaar-server on a fixed free port and a SQLite file, which can be stopped and started again."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, extra=()):
         self.port = free_port()
         self.database = os.path.join(folder, "bazaar.sqlite")
+        self.extra = list(extra)
         self.process = None
         self.start()
 
@@ -53,7 +54,8 @@ class ApiServer:
 
     def start(self):
         self.process = subprocess.Popen(
-            [str(BIN / "bazaar-server"), "--port", str(self.port), "--sqlite", self.database, "--bcrypt-cost", "6"],
+            [str(BIN / "bazaar-server"), "--port", str(self.port), "--sqlite", self.database, "--bcrypt-cost", "6",
+             *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         wait_for_line(self.process, r"listening on")
 
@@ -101,6 +103,19 @@ class WebApp:
 def stack():
     folder = tempfile.mkdtemp(prefix="bazaar-browser-")
     api = ApiServer(folder)
+    web = WebApp(api, folder)
+    yield api, web
+    web.stop()
+    if api.process.poll() is None:
+        api.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def demo_stack():
+    """The stack over a server seeded with the demo catalogue (its photos drawn by the project's code)."""
+    folder = tempfile.mkdtemp(prefix="bazaar-browser-")
+    api = ApiServer(folder, extra=["--seed-demo"])
     web = WebApp(api, folder)
     yield api, web
     web.stop()

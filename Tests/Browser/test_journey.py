@@ -26,6 +26,10 @@ def sell(page, base, title, price="120", description="Works fine"):
     page.get_by_label("Description").fill(description)
     page.get_by_label("Price").fill(price)
     page.get_by_role("button", name="Put it up for sale").click()
+    # With JavaScript the form is sent in the background (for its progress bar); the product's page,
+    # or the form with its errors, follows.
+    page.wait_for_function(
+        "() => location.pathname.startsWith('/products/') || document.querySelector('.field-error, .error') !== null")
 
 
 def message_list(page):

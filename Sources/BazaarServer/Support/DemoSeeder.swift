@@ -41,7 +41,7 @@ struct DemoSeeder {
             (ada, "Espresso machine", "Works, descaled last month.", 8_000, "EUR"),
             (bob, "Guitar amplifier", "15 W valve amp, a little hum.", 12_000, "EUR"),
             (bob, "Vinyl records (box)", "About 40 records, mostly blues.", 4_500, "EUR"),
-            (ada, "Desk lamp", "Anglepoise style, black.", 1_500, "EUR"),
+            (ada, "Desk lamp", "Anglepoise style, in purple.", 1_500, "EUR"),
         ]
         var products: [Product] = []
         for (index, (seller, title, description, price, currency)) in listings.enumerated() {

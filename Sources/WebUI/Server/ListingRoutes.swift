@@ -80,13 +80,9 @@ extension WebApp {
                     let logic = try page.dependencies.productsModule.listingScreen(id: id).logic
                     let photos: [PhotoToSend]
                     switch page.photos("photos") {
-                    case .success(let chosen): photos = chosen
-                    case .failure(let error): return page.failed(error, heading: "No photo was added")
-                    }
-                    guard !photos.isEmpty else {
-                        return page.failed(
-                            ScreenError(kind: .invalidInput, message: "Choose at least one photo."),
-                            heading: "No photo was added")
+                    case .success(let chosen) where !chosen.isEmpty: photos = chosen
+                    case .success: return await Self.refused("Choose at least one photo.", logic: logic, page: page)
+                    case .failure(let error): return await Self.refused(error.message, logic: logic, page: page)
                     }
                     return Self.listingPage(await logic.send(.addPhotos(photos)), id: id, page: page)
                 }
@@ -117,6 +113,18 @@ extension WebApp {
                 }
             }
         }
+    }
+
+    /// The listing's page again, saying why no photo was added (nothing was sent).
+    static func refused(_ reason: String, logic: any ListingLogic, page: WebPage) async -> Response {
+        let loaded = await logic.send(.load)
+        guard var content = loaded.content else {
+            return page.failed(loaded.error ?? noListing, heading: "No such listing")
+        }
+        content.photoProblems = [reason]
+        return page.render(
+            ListingView(content: content, nav: page.nav(), server: page.serverURL), "listing",
+            status: .unprocessableContent)
     }
 
     /// The listing's page after a change to its photos: back to the photos when all went well,

@@ -17,7 +17,7 @@ enum StaticAssets {
         fieldset { border: 1px solid #ccc; border-radius: 6px; }
         .danger button, button.danger { background: #b00020; border-color: #b00020; }
         .card { background: var(--card); border: 1px solid #ddd; border-radius: 8px; padding: 16px; margin: 16px 0; }
-        form.card { display: grid; gap: 8px; max-width: 560px; }
+        form.card { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; max-width: 560px; }
         form.inline { display: inline; }
         label { font-weight: 600; }
         input, textarea, button, select { font: inherit; padding: 8px; border: 1px solid #888; border-radius: 6px; max-width: 100%; }
@@ -37,7 +37,7 @@ enum StaticAssets {
         .product-card .title { color: var(--accent); text-decoration: underline; font-weight: 600; }
         .product-card .status { color: #1b6b2a; font-size: 14px; }
         .no-photo { display: flex; align-items: center; justify-content: center; height: 100%; color: var(--muted); font-size: 14px; }
-        ul.photo-editor { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 12px; }
+        ul.photo-editor { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 12px; }
         ul.photo-editor li { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
         ul.photo-editor img { width: 100%; height: auto; border-radius: 6px; background: #eee; }
         .photo-message img { max-width: 100%; height: auto; border-radius: 6px; margin: 4px 4px 0 0; vertical-align: top; }
