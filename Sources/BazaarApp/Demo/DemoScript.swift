@@ -1,5 +1,6 @@
 import BazaarAPI
 import ConsoleKitTerminal
+import DemoPictures
 import Dependencies
 import Foundation
 import Networking
@@ -86,10 +87,14 @@ struct DemoScript {
         let sellerChat = try seller.dependencies.chatModule.messagesScreen(conversationID: conversation.id)
         _ = try await sellerChat.logic.send(.load).content()
         await sellerChat.logic.send(.markRead)
-        await sellerChat.logic.send(.send("Yes, it is! Want to try it out on Saturday?"))
+        // A photo of the bike from the side, through the outbox like any message: uploaded just
+        // before the message goes.
+        let side = PhotoToSend(
+            data: DemoImage.product(titled: bike.title, colour: DemoPicture.palette[0]), mediaType: .png)
+        await sellerChat.logic.send(.sendPhotos([side], text: "Yes, it is! Here it is from the side. Saturday?"))
         _ = await (try seller.dependencies.resolve((any OutboxControlling).self)).flush()
 
-        try await narrator.step(8, "The reply arrives on Dana's open screen, live")
+        try await narrator.step(8, "The reply, with a photo, arrives on Dana's open screen, live")
         let sellerID = seller.id
         let reply = try await DemoWait.first("the reply", in: live, within: .seconds(15)) { content in
             content.messages.last { $0.senderId == sellerID }
