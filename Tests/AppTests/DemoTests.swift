@@ -13,7 +13,8 @@ struct DemoTests {
         #expect(outcome.exitCode == 0, "\(outcome.stderr)")
         for step in [
             "Dana installs the app and registers", "searches for “bike”", "She opens the road bike",
-            "The reply, with a photo, arrives on Dana's open screen, live", "📷 photo 1 of 1  800×", "Uploading photo.png", "100%",
+            "The reply, with a photo, arrives on Dana's open screen, live", "📷 photo 1 of 1  800×",
+            "Uploading photo.png", "100%",
             "(queued)", "The outbox delivers the message, exactly once", "(sent)",
             "Dana saves the bike", "A product you saved costs less now", "You offered 200.00 EUR",
             "◆ Dana K. Scully offered 200.00 EUR: waiting for your answer (/accept, /decline)",
