@@ -15,17 +15,22 @@ draws (gradients with noise, which compress as a phone photo does), so nothing i
 3. Throughput: wrk on a photo's `thumb` and on `GET /v1/products?limit=20`, the same settings.
 """
 import argparse
-import base64
 import json
 import os
+import pathlib
 import re
 import statistics
 import subprocess
+import sys
 import threading
 import time
 import uuid
 
 import requests
+
+# The browser tests' pictures: the same camera-sized JPEG drawn by Chromium.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "Browser"))
+import pictures  # noqa: E402
 
 CHROMIUM = os.environ.get("BAZAAR_CHROMIUM", "/usr/bin/chromium")
 LIMIT = 5 * 1024 * 1024
@@ -51,26 +56,6 @@ def rss_mib(pid):
 def camera_photos(count, width=4000, height=3000):
     """`count` different JPEGs of `width` × `height`, each as large as fits under the upload limit."""
     from playwright.sync_api import sync_playwright
-    script = """([width, height, seed, quality]) => new Promise(resolve => {
-        const canvas = document.createElement("canvas");
-        canvas.width = width; canvas.height = height;
-        const context = canvas.getContext("2d");
-        const pixels = context.createImageData(width, height);
-        for (let i = 0; i < pixels.data.length; i += 4) {
-          seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-          const x = (i / 4) % width, y = Math.floor(i / 4 / width), noise = seed % 40;
-          pixels.data[i] = (x * 255 / width + noise) & 255;
-          pixels.data[i + 1] = (y * 255 / height + noise) & 255;
-          pixels.data[i + 2] = (((x >> 3) ^ (y >> 3)) * 7 + noise) & 255;
-          pixels.data[i + 3] = 255;
-        }
-        context.putImageData(pixels, 0, 0);
-        canvas.toBlob(blob => {
-          const reader = new FileReader();
-          reader.onload = () => resolve(reader.result.split(",")[1]);
-          reader.readAsDataURL(blob);
-        }, "image/jpeg", quality);
-    })"""
     photos = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -78,7 +63,7 @@ def camera_photos(count, width=4000, height=3000):
         quality = 0.92
         for index in range(count):
             while True:
-                data = base64.b64decode(page.evaluate(script, [width, height, 17 + index, quality]))
+                data = pictures.camera_jpeg(page, width, height, seed=17 + index, quality=quality)
                 if len(data) <= LIMIT:
                     break
                 quality -= 0.03

@@ -2,7 +2,6 @@
 on (seen, reordered and removed before the upload, which shows progress), a listing's photos
 arranged with plain forms, the catalogue as a grid of photo cards, the bytes a list page costs,
 and a chat photo arriving live in the other person's browser, fetched with their session."""
-import base64
 import json
 import re
 
@@ -120,39 +119,11 @@ def test_the_demo_catalogue_is_a_grid_of_photo_cards(demo_stack, browser, shoot)
     shoot(phone, "product-photos", full_page=False)
 
 
-def large_jpeg(page, width=3000, height=2000):
-    """A camera-sized JPEG drawn by Chromium: gradients with noise, as a phone photo compresses."""
-    encoded = page.evaluate(
-        """([width, height]) => new Promise(resolve => {
-            const canvas = document.createElement("canvas");
-            canvas.width = width; canvas.height = height;
-            const context = canvas.getContext("2d");
-            const pixels = context.createImageData(width, height);
-            let seed = 7;
-            for (let i = 0; i < pixels.data.length; i += 4) {
-              seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-              const x = (i / 4) % width, y = Math.floor(i / 4 / width), noise = seed % 48;
-              pixels.data[i] = (x * 255 / width + noise) & 255;
-              pixels.data[i + 1] = (y * 255 / height + noise) & 255;
-              pixels.data[i + 2] = ((x + y) % 256 + noise) & 255;
-              pixels.data[i + 3] = 255;
-            }
-            context.putImageData(pixels, 0, 0);
-            canvas.toBlob(blob => {
-              const reader = new FileReader();
-              reader.onload = () => resolve(reader.result.split(",")[1]);
-              reader.readAsDataURL(blob);
-            }, "image/jpeg", 0.9);
-        })""",
-        [width, height])
-    return base64.b64decode(encoded)
-
-
 def test_a_page_of_twenty_products_with_camera_sized_photos_costs_under_400_kb(stack, browser):
     api, web = stack
     page = browser.new_context(viewport={"width": 1280, "height": 4000}).new_page()
     page.goto(f"{web.url}/signin")
-    photo = large_jpeg(page)
+    photo = pictures.camera_jpeg(page)
     tokens = requests.post(f"{api.url}/v1/auth/register", json={
         "username": "lister", "password": "password-123", "displayName": "Lister"}, timeout=10).json()
     headers = {"Authorization": f"Bearer {tokens['tokens']['accessToken']}"}
