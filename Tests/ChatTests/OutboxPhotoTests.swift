@@ -19,46 +19,48 @@ struct OutboxPhotoTests {
     }
 
     @Test(
-        "a photo picked while the server is down is sent once it is back: one message carrying it, readable by the other member"
-    )
-    func photoQueuedOfflineIsSentOnceWhenTheServerReturns() async throws {
+        "a photo picked while the server is down is sent once it is back: one message carrying it, readable by the other member",
+        arguments: StorageKind.available)
+    func photoQueuedOfflineIsSentOnceWhenTheServerReturns(storage: StorageKind) async throws {
         let directory = try BazaarTestHarness.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = BazaarTestHarness.configuration(directory: directory)
-        var server = try await BazaarServer.start(
-            configuration: configuration, logger: TestServer.quietLogger(label: "photo-outbox"))
-        let starter = SessionStarter(client: .bazaar(baseURL: server.baseURL), tokenStore: InMemoryTokenStore())
-        let buyer = try await starter.register(username: "penny", password: "password123", displayName: "Penny")
-        let raw = BazaarTestClient(baseURL: server.baseURL)
-        let seller = try await raw.register("percy")
-        let conversation = try await raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
-        await server.stop()
+        try await storage.withConfiguration { configuration in
+            var configuration = configuration
+            var server = try await BazaarServer.start(
+                configuration: configuration, logger: TestServer.quietLogger(label: "photo-outbox"))
+            let starter = SessionStarter(client: .bazaar(baseURL: server.baseURL), tokenStore: InMemoryTokenStore())
+            let buyer = try await starter.register(username: "penny", password: "password123", displayName: "Penny")
+            let raw = BazaarTestClient(baseURL: server.baseURL)
+            let seller = try await raw.register("percy")
+            let conversation = try await raw.startConversation(with: buyer.userID, token: seller.tokens.accessToken)
+            await server.stop()
 
-        let outbox = try Outbox(
-            path: directory.appendingPathComponent("outbox.sqlite").path,
-            deliverer: BazaarOutboxDeliverer(network: buyer.network), backoff: OutboxTests.quickBackoff)
-        let photo = try #require(PhotoToSend(sniffing: TestImages.jpeg(width: 800, height: 600, grain: 0.2)))
-        let entry = try await outbox.enqueue("the scratch", photos: [photo], to: .conversation(id: conversation.id))
-        #expect(entry.photoCount == 1)
-        #expect(await outbox.flush() == false, "the server is down: the message waits")
-        #expect(try await outbox.entries().first?.state == .queued)
+            let path = directory.appendingPathComponent("outbox.sqlite").path
+            let outbox = try Outbox(
+                path: path, deliverer: BazaarOutboxDeliverer(network: buyer.network), backoff: OutboxTests.quickBackoff)
+            let photo = try #require(PhotoToSend(sniffing: TestImages.jpeg(width: 800, height: 600, grain: 0.2)))
+            let entry = try await outbox.enqueue("the scratch", photos: [photo], to: .conversation(id: conversation.id))
+            #expect(entry.photoCount == 1)
+            #expect(await outbox.flush() == false, "the server is down: the message waits")
+            #expect(try await outbox.entries().first?.state == .queued)
 
-        configuration.port = server.port
-        server = try await BazaarServer.start(
-            configuration: configuration, logger: TestServer.quietLogger(label: "photo-outbox"))
-        #expect(await outbox.flush())
-        #expect(await outbox.flush(), "a second pass sends nothing again")
-        let delivered = try await Self.messages(in: conversation.id, raw: raw, token: seller.tokens.accessToken)
-        #expect(delivered.map(\.body) == ["the scratch"])
-        let attachment = try #require(delivered.first?.attachments.first)
-        #expect(delivered.first?.attachments.count == 1)
-        #expect(attachment.width == 800 && attachment.height == 600)
-        let thumb = try await raw.get(attachment.thumbURL, token: seller.tokens.accessToken)
-        #expect(thumb.status == 200)
-        #expect(
-            try OutboxStore(path: directory.appendingPathComponent("outbox.sqlite").path).photos(of: entry.id).isEmpty,
-            "the photo's bytes leave the outbox once it is delivered")
-        await server.stop()
+            configuration.port = server.port
+            server = try await BazaarServer.start(
+                configuration: configuration, logger: TestServer.quietLogger(label: "photo-outbox"))
+            #expect(await outbox.flush())
+            #expect(await outbox.flush(), "a second pass sends nothing again")
+            let delivered = try await Self.messages(in: conversation.id, raw: raw, token: seller.tokens.accessToken)
+            #expect(delivered.map(\.body) == ["the scratch"])
+            let attachment = try #require(delivered.first?.attachments.first)
+            #expect(delivered.first?.attachments.count == 1)
+            #expect(attachment.width == 800 && attachment.height == 600)
+            let thumb = try await raw.get(attachment.thumbURL, token: seller.tokens.accessToken)
+            #expect(thumb.status == 200)
+            #expect(
+                try OutboxStore(path: path).photos(of: entry.id).isEmpty,
+                "the photo's bytes leave the outbox once it is delivered")
+            await server.stop()
+        }
     }
 
     @Test("an upload older than the server keeps unsent photos is made again before the message goes")

@@ -8,7 +8,7 @@ import Networking
 public struct PhotoToSend: Sendable, Equatable, Hashable {
     /// The image: JPEG, PNG or WebP.
     public var data: Data
-    /// Its media type, as its first bytes say (see ``MediaType/image(sniffing:)``).
+    /// Its media type, as its first bytes say (see `MediaType.image(sniffing:)`).
     public var mediaType: MediaType
 
     /// A photo of `data`, which is `mediaType`.
@@ -29,9 +29,9 @@ public struct PhotoToSend: Sendable, Equatable, Hashable {
 public enum MessageDraftError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Neither text nor a photo.
     case empty
-    /// Text beyond ``InputRules/messageBody``.
+    /// Text beyond `InputRules.messageBody`.
     case tooLong
-    /// More photos than ``Message/attachmentLimit``.
+    /// More photos than `Message.attachmentLimit`.
     case tooManyPhotos(Int)
 
     /// The problem with a message of `body` and `photoCount` photos, or `nil` when it can be sent:

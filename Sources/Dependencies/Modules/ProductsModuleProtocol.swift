@@ -76,7 +76,7 @@ public struct SellDraft: Sendable, Equatable {
     /// An ISO 4217 code (lower case is accepted).
     public var currency: String
     /// Photos to add, in order (the first of a new listing is its cover); at most
-    /// ``Product/photoLimit`` in all.
+    /// `Product.photoLimit` in all.
     public var photos: [PhotoToSend]
 
     /// Makes a draft.

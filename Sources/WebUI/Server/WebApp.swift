@@ -18,7 +18,10 @@ import NIOCore
 public struct WebApp: Sendable {
     static let sessionCookieName = "bazaar_session"
     static let visitorCookieName = "bazaar_visitor"
-    static let maximumBody = (Product.photoLimit * 5 + 1) << 20
+    /// A form's body: text fields, or a visitor's anything.
+    static let maximumForm = 1 << 20
+    /// A signed-in browser's multipart body: up to a listing's eight photos of 5 MiB, and framing.
+    static let maximumUpload = (Product.photoLimit * 5 + 1) << 20
 
     let sessions: BrowserSessions
     let renderer: PageRenderer
@@ -87,8 +90,10 @@ public struct WebApp: Sendable {
             user: await visit.account?.signedInUser(), dependencies: visit.dependencies)
         var response: Response
         if mutating {
-            // Forms are small; a photo upload is at most 5 MiB plus its multipart framing.
-            let body = Data(try await request.body.collect(upTo: Self.maximumBody).readableBytesView)
+            // Forms are small; only a signed-in browser's multipart post (photos) may be large.
+            let isMultipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+            let limit = isMultipart && visit.account != nil ? Self.maximumUpload : Self.maximumForm
+            let body = Data(try await request.body.collect(upTo: limit).readableBytesView)
             // A multipart body (a file upload) has its text fields among its parts, and may carry
             // its form token in the query.
             let multipart = MultipartForm(body: body, contentType: request.headers[.contentType] ?? "")
