@@ -176,8 +176,13 @@ public enum APIRoutes {
     public static let exportAccount = APIRoute(method: "GET", template: "/v1/users/me/export", requiresAuth: true)
     /// `DELETE /v1/users/me`: delete the account (needs the password).
     public static let deleteAccount = APIRoute(method: "DELETE", template: "/v1/users/me", requiresAuth: true)
-    /// `GET /health`: liveness.
+    /// `GET /health`: this server and its database answer (503 when the database does not).
     public static let health = APIRoute(method: "GET", template: "/health", requiresAuth: false)
+    /// `GET /health/live`: the process can answer (200 whatever the database does: a liveness
+    /// probe that restarts replicas during a database blip would make the blip an outage).
+    public static let healthLive = APIRoute(method: "GET", template: "/health/live", requiresAuth: false)
+    /// `GET /health/ready`: migrations done, database reachable, not draining; 503 otherwise.
+    public static let healthReady = APIRoute(method: "GET", template: "/health/ready", requiresAuth: false)
     /// `GET /metrics`: Prometheus text.
     public static let metrics = APIRoute(method: "GET", template: "/metrics", requiresAuth: false)
 
@@ -193,7 +198,7 @@ public enum APIRoutes {
         notifications, markNotificationsRead, blockUser, unblockUser, blocks, createReport, myReports,
         moderationReports,
         moderationReport, resolveReport, changePassword, sessions, endSession, endOtherSessions, exportAccount,
-        deleteAccount, events, health, metrics,
+        deleteAccount, events, health, healthLive, healthReady, metrics,
     ]
 }
 

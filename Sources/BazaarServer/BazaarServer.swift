@@ -69,7 +69,7 @@ public struct BazaarServer: Sendable {
                 clock: DomainClock(now: configuration.now)),
             photos: try PhotoProcessor(
                 capacity: configuration.maxPhotoJobs, decodeTimeLimit: configuration.photoDecodeTimeLimit),
-            logger: logger)
+            readiness: ServerReadiness(), logger: logger)
         if configuration.seedDemo {
             try await DemoSeeder(deps: deps).seedIfEmpty()
         }
@@ -135,8 +135,9 @@ public struct BazaarServer: Sendable {
 
     /// Everything to run in one service group, in start order: the database's services (pool,
     /// event listener), the sweep that closes sockets whose token expired, then the HTTP
-    /// application. Groups stop in reverse order, so at shutdown in-flight requests drain before
-    /// the pool closes.
+    /// application, and last the ``DrainGate``. Groups stop in reverse order: at shutdown the gate
+    /// turns `/health/ready` to 503 first (and waits ``BazaarServerConfiguration/drainDelay``),
+    /// then in-flight requests drain before the pool closes.
     ///
     /// With ``BazaarServerConfiguration/metricsAddress`` a listener serving only `/metrics` runs
     /// too (before the API, so it stops after it); `onMetricsRunning` gets its channel.
@@ -159,7 +160,12 @@ public struct BazaarServer: Sendable {
                     configuration: .init(address: .hostname(address.host, port: address.port), serverName: "bazaar"),
                     onServerRunning: onMetricsRunning, logger: deps.logger))
         }
-        return services + [makeApplication(onServerRunning: onServerRunning)]
+        // The drain gate runs last, so a graceful shutdown reaches it first: ready turns 503 while
+        // the application still serves, then the application drains.
+        let gate = DrainGate(
+            readiness: deps.readiness, delay: configuration.drainDelay, clock: configuration.drainClock,
+            logger: deps.logger)
+        return services + [makeApplication(onServerRunning: onServerRunning), gate]
     }
 
     /// Starts a server in this process and returns once it listens; ``RunningBazaarServer/stop()`` ends it.

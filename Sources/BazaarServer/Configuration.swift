@@ -49,6 +49,12 @@ public struct BazaarServerConfiguration: Sendable {
     /// at once. While the successor is unspent only: once it has been used, the old token's
     /// return is a reuse whatever the time.
     public var refreshReuseInterval: Duration = .seconds(30)
+    /// How long a graceful shutdown keeps serving after `/health/ready` turns 503, before it stops
+    /// accepting connections and finishes what is in flight: a load balancer's probe period or two
+    /// (zero, the default, goes straight to finishing what is in flight).
+    public var drainDelay: Duration = .zero
+    /// What ``drainDelay`` is measured on (tests move a manual clock).
+    public var drainClock: any Clock<Duration> = ContinuousClock()
     /// How long rows that serve a purpose only for a while are kept (idempotency keys, spent
     /// refresh tokens, ended sessions, notifications).
     public var retention = RetentionPolicy()

@@ -370,8 +370,16 @@ public enum BazaarEndpoints {
 
     // MARK: Operations
 
-    /// `GET /health`: liveness.
+    /// `GET /health`: this server and its database answer (503 when the database does not).
     public static let health = NonAuthenticatedEndpoint<Data>(.get, APIRoutes.health.template, cachePolicy: .disabled)
+
+    /// `GET /health/live`: the process answers (200 whatever its database does).
+    public static let healthLive = NonAuthenticatedEndpoint<Data>(
+        .get, APIRoutes.healthLive.template, cachePolicy: .disabled)
+
+    /// `GET /health/ready`: the server should get traffic (database reachable, not draining); 503 otherwise.
+    public static let healthReady = NonAuthenticatedEndpoint<Data>(
+        .get, APIRoutes.healthReady.template, cachePolicy: .disabled)
 
     /// `GET /metrics`: Prometheus text.
     public static let metrics = NonAuthenticatedEndpoint<Data>(.get, APIRoutes.metrics.template, cachePolicy: .disabled)

@@ -144,6 +144,12 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var refreshReuseInterval = 30
 
+    @Option(
+        help:
+            "Seconds a SIGTERM keeps serving after /health/ready turns 503, before in-flight requests are finished (a load balancer's probe period or two; 0 goes straight to finishing)."
+    )
+    var drainDelay: Double = 0
+
     @Option(help: "bcrypt cost (4-31).")
     var bcryptCost = 10
 
@@ -160,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...3600).contains(refreshReuseInterval) else {
             throw ValidationError("--refresh-reuse-interval must be 0-3600 seconds")
         }
+        guard (0...600).contains(drainDelay) else { throw ValidationError("--drain-delay must be 0-600 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard (1...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be 1-1000")
@@ -232,6 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxPasswordChecks { configuration.maxPasswordChecks = maxPasswordChecks }
         if let maxPhotoJobs { configuration.maxPhotoJobs = maxPhotoJobs }
         configuration.refreshReuseInterval = .seconds(refreshReuseInterval)
+        configuration.drainDelay = .milliseconds(Int(drainDelay * 1000))
         configuration.metricsAddress = metricsPort.map { MetricsAddress(host: self.metricsHost, port: $0) }
         // One server process per SQLite file, held until this process ends.
         let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil

@@ -71,6 +71,9 @@ struct DatabaseFaultTests {
                 for client in [replicas.clientA, replicas.clientB] {
                     let health = try await client.get("/health")
                     expectError(health, 503, code: "service_unavailable")
+                    // Out of the load balancer's pool, but not restarted by its orchestrator.
+                    expectError(try await client.get(APIRoutes.healthReady.template), 503, code: "service_unavailable")
+                    expectStatus(try await client.get(APIRoutes.healthLive.template), 200)
                 }
                 try await Task.sleep(for: .seconds(2))
                 try await cluster.start()
@@ -79,7 +82,7 @@ struct DatabaseFaultTests {
                 let clock = ContinuousClock()
                 let restarted = clock.now
                 for client in [replicas.clientA, replicas.clientB] {
-                    while try await client.get("/health").status != 200 {
+                    while try await client.get(APIRoutes.healthReady.template).status != 200 {
                         #expect(clock.now - restarted < .seconds(30), "replica did not recover")
                         if clock.now - restarted > .seconds(30) { break }
                         try await Task.sleep(for: .milliseconds(100))

@@ -98,6 +98,8 @@ struct BazaarEndpointsTests {
             closed(BazaarEndpoints.exportAccount, "/v1/users/me/export"),
             closed(BazaarEndpoints.deleteAccount(password: "p"), "/v1/users/me"),
             open(BazaarEndpoints.health, "/health"),
+            open(BazaarEndpoints.healthLive, "/health/live"),
+            open(BazaarEndpoints.healthReady, "/health/ready"),
             open(BazaarEndpoints.metrics, "/metrics"),
         ]
         return entries.map { (method: $0.0, template: $0.1, authenticated: $0.2) }

@@ -2,18 +2,22 @@ import BazaarAPI
 import BazaarDomain
 import Hummingbird
 
-/// Counts every read (`GET`, except `/health` and `/metrics`, which load balancers and scrapers
+/// Counts every read (`GET`, except `/health`, its probes and `/metrics`, which load balancers and scrapers
 /// poll) against its client address's quota; over it, the read is answered `429` with `Retry-After`.
 struct ReadQuotaMiddleware: RouterMiddleware {
     typealias Context = BazaarRequestContext
 
     let deps: ServerDependencies
+    /// What load balancers, orchestrators and scrapers ask for, never counted.
+    static let probes: Set<String> = [
+        APIRoutes.health.template, APIRoutes.healthLive.template, APIRoutes.healthReady.template,
+        APIRoutes.metrics.template,
+    ]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        if request.method == .get, request.uri.path != APIRoutes.health.template,
-            request.uri.path != APIRoutes.metrics.template,
+        if request.method == .get, !Self.probes.contains(request.uri.path),
             let address = deps.clientAddress(request, peer: context.clientAddress)
         {
             try deps.quotas.charge(.read, by: address)

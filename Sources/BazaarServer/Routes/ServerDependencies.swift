@@ -29,6 +29,8 @@ struct ServerDependencies: Sendable {
     let services: MarketplaceServices
     /// Turns uploads into photo sizes, a bounded number at once, off the event loops.
     let photos: PhotoProcessor
+    /// Whether the server is draining (a graceful shutdown began).
+    let readiness: ServerReadiness
     let logger: Logger
 
     /// Per-user write quotas and per-address read quotas (the services charge the same ones).
