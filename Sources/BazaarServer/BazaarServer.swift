@@ -78,6 +78,8 @@ public struct BazaarServer: Sendable {
     /// The HTTP router with every route of the contract, behind the observability and error middleware.
     func makeRouter() -> Router<BazaarRequestContext> {
         let router = Router(context: BazaarRequestContext.self)
+        // Outermost: every log line of the request, the request's own included, carries its id.
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
         // Outside the error middleware, so error answers carry the headers too.
         router.add(middleware: SecurityHeadersMiddleware())

@@ -156,6 +156,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(
+        help:
+            "Log lines as text (the default) or json: one object per line on standard error, with time, level, message, request_id, http.route, http.status, duration_ms and replica."
+    )
+    var logFormat: LogFormat = .text
+
+    @Option(help: "This replica's name in every log line (`replica`); the host name by default.")
+    var replicaName: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
         guard (0...65535).contains(metricsPort ?? 0) else { throw ValidationError("--metrics-port must be 0-65535") }
@@ -165,6 +174,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4-31") }
         guard (0...3600).contains(refreshReuseInterval) else {
             throw ValidationError("--refresh-reuse-interval must be 0-3600 seconds")
+        }
+        guard (replicaName ?? "x").count <= 128 else {
+            throw ValidationError("--replica-name is at most 128 characters")
         }
         guard (0...600).contains(drainDelay) else { throw ValidationError("--drain-delay must be 0-600 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
@@ -219,8 +231,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "bazaar-server", factory: LazyMetadataLogHandler.standardError)
+        var logger =
+            switch logFormat {
+            case .text: Logger(label: "bazaar-server", factory: LazyMetadataLogHandler.standardError)
+            case .json: Logger(label: "bazaar-server", factory: JSONLogHandler.standardError)
+            }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        if logFormat == .json || replicaName != nil {
+            logger[metadataKey: "replica"] = .string(replicaName ?? ProcessInfo.processInfo.hostName)
+        }
         var signingKey: Data?
         if let text = ProcessInfo.processInfo.environment["BAZAAR_SIGNING_KEY"] {
             guard let key = Data(base64Encoded: text) else {
@@ -264,4 +283,12 @@ struct ServeCommand: AsyncParsableCommand {
         try await group.run()
         withExtendedLifetime(fileLock) {}
     }
+}
+
+/// How `bazaar-server` writes its log lines.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    /// swift-log's text lines.
+    case text
+    /// One JSON object per line (``JSONLogHandler``).
+    case json
 }
