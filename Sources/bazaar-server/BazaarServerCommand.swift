@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `bazaar-server`: serves the API (`serve`, the default, so `bazaar-server --port 8080` still
 /// runs the server), and the operator's commands on the same database (`moderators`, `photos`,
@@ -22,4 +23,39 @@ struct BazaarServerCommand: AsyncParsableCommand {
             ServeCommand.self, ModeratorsCommand.self, PhotosCommand.self, BackupCommand.self, RestoreCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
+
+    /// Serving takes its settings from the command line, the environment and a configuration file
+    /// (``ServeSettings``), and `--print-config` shows them; the operator's commands take the
+    /// command line as it is.
+    static func main() async {
+        let given = Array(CommandLine.arguments.dropFirst())
+        let operatorCommands = Set(
+            configuration.subcommands.compactMap { command in
+                command == ServeCommand.self ? nil : command.configuration.commandName ?? command._commandName
+            } + ["help"])
+        if let first = given.first, operatorCommands.contains(first) { return await main(given) }
+        let serving = given.first == "serve" ? Array(given.dropFirst()) : given
+        if serving.contains(where: { ["--help", "-h", "--experimental-dump-help", "--version"].contains($0) }) {
+            return await main(given)
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let settings: ServeSettings
+        do {
+            settings = try await ServeSettings.resolve(arguments: serving, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("bazaar-server: cannot read the configuration: \(error)\n".utf8))
+            Foundation.exit(64)
+        }
+        if serving.contains("--print-config") {
+            do {
+                // Checked as the server would check them, so what is printed is what would run.
+                _ = try ServeCommand.parse(settings.arguments)
+            } catch {
+                ServeCommand.exit(withError: error)
+            }
+            FileHandle.standardOutput.write(Data(settings.printed(environment: environment).utf8))
+            return
+        }
+        await main(["serve"] + settings.arguments)
+    }
 }

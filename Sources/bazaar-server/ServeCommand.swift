@@ -165,6 +165,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "This replica's name in every log line (`replica`); the host name by default.")
     var replicaName: String?
 
+    @Option(
+        help:
+            "A JSON configuration file, {\"bazaar\": {\"port\": 8080, \"maxPhotoJobs\": 2}}; also BAZAAR_CONFIG. Every option can also come from BAZAAR_<OPTION> (BAZAAR_MAX_PHOTO_JOBS). The command line wins over the environment, which wins over the file."
+    )
+    var config: String?
+
+    @Flag(help: "Print the settings the server would run with, where each came from (secrets redacted), and exit.")
+    var printConfig = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535") }
         guard (0...65535).contains(metricsPort ?? 0) else { throw ValidationError("--metrics-port must be 0-65535") }
