@@ -17,6 +17,8 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         let id = request.headers[header].flatMap(Self.accepted) ?? Self.make()
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
+        // One id per request in the logs: this one, which the caller and the proxy know.
+        context.logger[metadataKey: "hb.request.id"] = nil
         var response = try await next(request, context)
         response.headers[header] = id
         return response
