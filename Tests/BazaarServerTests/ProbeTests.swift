@@ -28,7 +28,7 @@ struct ProbeTests {
             #expect(try live.decode(HealthStatus.self).status == "ok")
             let ready = try await client.get(APIRoutes.healthReady.template)
             expectStatus(ready, 200)
-            #expect(try ready.decode(HealthStatus.self).status == "ready")
+            #expect(try ready.decode(HealthStatus.self).status == "ok")
             #expect(ready.header("Cache-Control") == "no-store")
             let ada = try await client.register("ada")
 

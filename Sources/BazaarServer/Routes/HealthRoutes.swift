@@ -28,7 +28,7 @@ struct HealthRoutes: RouteGroup {
             }
             // Migrations ran before the server listened; the database must answer now.
             try await deps.store.checkHealth()
-            return try Self.answer("ready")
+            return try Self.answer("ok")
         }
         if servesMetrics { MetricsRoutes(metrics: deps.metrics).register(on: router) }
     }
