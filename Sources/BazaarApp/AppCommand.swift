@@ -1,15 +1,36 @@
 import ArgumentParser
+import BazaarTelemetry
 import Dependencies
 import Foundation
 import Networking
 import TerminalUI
+import Tracing
 
 /// Runs a command body: builds its ``AppContext`` and turns any failure into one line on stderr and
-/// its exit code (see ``AppError``).
+/// its exit code (see ``AppError``). With a collector named in the environment, the run's requests
+/// are traced (``AppTracing``) and the spans sent before it returns.
 enum AppCommand {
     static func run(_ options: GlobalOptions, _ body: (AppContext) async throws -> Void) async throws {
+        let tracing: AppTracing?
         do {
-            let context = try AppContext(options: options)
+            tracing = try AppTracing.start()
+        } catch {
+            throw report(AppError(.usage, error.description))
+        }
+        do {
+            try await run(options, tracer: tracing?.tracer, body)
+        } catch {
+            await tracing?.finish()
+            throw error
+        }
+        await tracing?.finish()
+    }
+
+    private static func run(
+        _ options: GlobalOptions, tracer: (any Tracer)?, _ body: (AppContext) async throws -> Void
+    ) async throws {
+        do {
+            let context = try AppContext(options: options, tracer: tracer)
             try await body(context)
             try await context.services.saveUnsavedTokens()
         } catch let error as AppError {

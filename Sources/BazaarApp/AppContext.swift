@@ -4,6 +4,7 @@ import Dependencies
 import Foundation
 import Session
 import TerminalUI
+import Tracing
 
 /// Everything one command needs for one run: where to draw, the client stack, and the modules
 /// resolved through ``Dependencies`` once the session is known.
@@ -13,8 +14,9 @@ struct AppContext: Sendable {
     let output: TerminalOutput
     let dependencies: Dependencies
 
-    /// Builds the context from the command line and the environment.
-    init(options: GlobalOptions, dependencies: Dependencies = .shared) throws {
+    /// Builds the context from the command line and the environment; with a `tracer`, every
+    /// request opens a client span and carries `traceparent`.
+    init(options: GlobalOptions, dependencies: Dependencies = .shared, tracer: (any Tracer)? = nil) throws {
         self.options = options
         let environment: AppEnvironment
         do {
@@ -22,7 +24,7 @@ struct AppContext: Sendable {
         } catch {
             throw AppError(.usage, "\(error)")
         }
-        services = try AppServices(environment: environment)
+        services = try AppServices(environment: environment, tracer: tracer)
         output = TerminalOutput(
             capabilities: .detect(noColorFlag: options.noColor, environment: ProcessInfo.processInfo.environment))
         self.dependencies = dependencies

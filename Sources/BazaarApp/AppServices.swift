@@ -2,6 +2,7 @@ import BazaarAPI
 import Foundation
 import Networking
 import Session
+import Tracing
 
 /// The client stack for one run of the app against one server and one config folder: the
 /// performer and its cache, the session starter, and per-user outboxes and live connections.
@@ -13,8 +14,9 @@ struct AppServices: Sendable {
     /// Every session started in this run, to save tokens a refresh could not write before exit.
     let sessions: StartedSessions
 
-    /// Builds the client stack for `environment`, creating its config folder (0700) if needed.
-    init(environment: AppEnvironment) throws {
+    /// Builds the client stack for `environment`, creating its config folder (0700) if needed;
+    /// requests are traced with `tracer` when one is given.
+    init(environment: AppEnvironment, tracer: (any Tracer)? = nil) throws {
         self.environment = environment
         do {
             try FileManager.default.createDirectory(
@@ -29,6 +31,7 @@ struct AppServices: Sendable {
         let cache = try HTTPCache(folder: environment.cacheFolder)
         var performer = NetworkRequestPerformer(interceptors: wiring.interceptors, cache: cache)
         performer.timeout = .seconds(15)
+        performer.tracer = tracer
         let knownUser = environment.knownUserFile
         let sessions = StartedSessions()
         self.sessions = sessions

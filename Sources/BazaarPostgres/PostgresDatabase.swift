@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import ServiceLifecycle
+import Tracing
 import _ConnectionPoolModule
 
 /// The connection pool of one replica and the rules every query goes through: a deadline, fast
@@ -21,13 +22,19 @@ package final class PostgresDatabase: Sendable {
     package let operationTimeout: Duration
     /// Where query errors are logged.
     package let logger: Logger
+    /// The spans of its statements and transactions; `nil` (tracing off) for none.
+    let spans: DatabaseSpans?
     /// Runs the pool. The pool needs a running task before the first query (migrations run at
     /// start, before the service group), so it gets one here; ``close()`` ends it, and the
     /// ``PostgresDatabaseService`` in the server's service group calls that at shutdown.
     private let runTask: Task<Void, Never>
 
-    /// Opens the pool (connections are made on demand) and starts running it.
-    package init(url: PostgresURL, maximumConnections: Int, operationTimeout: Duration, logger: Logger) {
+    /// Opens the pool (connections are made on demand) and starts running it; with a `tracer`,
+    /// every statement and transaction is a span (see ``DatabaseSpans``).
+    package init(
+        url: PostgresURL, maximumConnections: Int, operationTimeout: Duration, logger: Logger,
+        tracer: (any Tracer)? = nil
+    ) {
         var configuration = url.clientConfiguration()
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = operationTimeout
@@ -37,6 +44,7 @@ package final class PostgresDatabase: Sendable {
         self.availability = DatabaseAvailability()
         self.operationTimeout = operationTimeout
         self.logger = logger
+        self.spans = tracer.map { DatabaseSpans(tracer: $0, url: url) }
         runTask = Task { await client.run() }
     }
 
@@ -69,10 +77,18 @@ package final class PostgresDatabase: Sendable {
         _ body: @escaping @Sendable (PostgresTransaction) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
+        let spans = self.spans
         return try await guarded { client in
             do {
-                return try await client.withTransaction(logger: logger) { connection in
-                    try await body(PostgresTransaction(connection: connection, logger: logger))
+                guard let spans else {
+                    return try await client.withTransaction(logger: logger) { connection in
+                        try await body(PostgresTransaction(connection: connection, logger: logger, spans: nil))
+                    }
+                }
+                return try await spans.transaction {
+                    try await client.withTransaction(logger: logger) { connection in
+                        try await body(PostgresTransaction(connection: connection, logger: logger, spans: spans))
+                    }
                 }
             } catch let error as PostgresTransactionError {
                 // The error that made the transaction fail, not postgres-nio's wrapper, so a lost
@@ -86,7 +102,12 @@ package final class PostgresDatabase: Sendable {
     @discardableResult
     package func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = self.logger
-        return try await guarded { client in try await client.query(query, logger: logger).collect() }
+        guard let spans else {
+            return try await guarded { client in try await client.query(query, logger: logger).collect() }
+        }
+        return try await spans.statement(query.sql) {
+            try await guarded { client in try await client.query(query, logger: logger).collect() }
+        }
     }
 
     /// Runs a prepared statement (prepared on a connection the first time it runs there) and
@@ -94,11 +115,13 @@ package final class PostgresDatabase: Sendable {
     package func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row]
     where Statement.Row: Sendable {
         let logger = self.logger
-        return try await guarded { client in
+        let run: @Sendable (PostgresClient) async throws -> [Statement.Row] = { client in
             var rows: [Statement.Row] = []
             for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
             return rows
         }
+        guard let spans else { return try await guarded(run) }
+        return try await spans.statement(Statement.sql) { try await guarded(run) }
     }
 
     /// The deadline, the fast-fail gate and the error translation around one operation.
@@ -160,11 +183,14 @@ package final class PostgresDatabase: Sendable {
 package struct PostgresTransaction {
     package let connection: PostgresConnection
     package let logger: Logger
+    /// The spans of its statements; `nil` with tracing off.
+    let spans: DatabaseSpans?
 
     /// Runs one statement of the transaction and returns its rows.
     @discardableResult
     package func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.query(query, logger: logger).collect()
+        guard let spans else { return try await connection.query(query, logger: logger).collect() }
+        return try await spans.statement(query.sql) { try await connection.query(query, logger: logger).collect() }
     }
 }
 

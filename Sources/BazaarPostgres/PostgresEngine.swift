@@ -2,6 +2,7 @@ import BazaarStorage
 import Foundation
 import Logging
 import PostgresNIO
+import Tracing
 
 /// PostgreSQL as a ``StorageEngine``: replicas share the database, and with it the login
 /// throttle and the live events (through `live_events` and `NOTIFY`).
@@ -16,12 +17,16 @@ public struct PostgresEngine: StorageEngine {
     public var loginThrottle: LoginThrottle.Policy
     /// The current time.
     public var now: @Sendable () -> Date
+    /// Where the spans of statements and transactions go; `nil` (the default) for none.
+    public var tracer: (any Tracer)?
 
     /// An engine on the database at `url`.
     public init(
         url: PostgresURL, maximumConnections: Int = 20, operationTimeout: Duration = .seconds(2),
-        loginThrottle: LoginThrottle.Policy = .init(), now: @escaping @Sendable () -> Date = { Date() }
+        loginThrottle: LoginThrottle.Policy = .init(), now: @escaping @Sendable () -> Date = { Date() },
+        tracer: (any Tracer)? = nil
     ) {
+        self.tracer = tracer
         self.url = url
         self.maximumConnections = maximumConnections
         self.operationTimeout = operationTimeout
@@ -32,7 +37,8 @@ public struct PostgresEngine: StorageEngine {
     public func open(sink: any LiveEventSink, logger: Logger) async throws -> StorageBackend {
         try await PostgresMigrations.migrate(url: url, logger: logger)
         let database = PostgresDatabase(
-            url: url, maximumConnections: maximumConnections, operationTimeout: operationTimeout, logger: logger)
+            url: url, maximumConnections: maximumConnections, operationTimeout: operationTimeout, logger: logger,
+            tracer: tracer)
         // Events from here on are this replica's to deliver, also those written before its listener connects.
         let startAfter =
             try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0

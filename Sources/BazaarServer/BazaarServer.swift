@@ -80,6 +80,10 @@ public struct BazaarServer: Sendable {
         let router = Router(context: BazaarRequestContext.self)
         // Outermost: every log line of the request, the request's own included, carries its id.
         router.add(middleware: RequestIDMiddleware())
+        if configuration.tracing {
+            // A server span per request, a child of the caller's `traceparent`, named by route template.
+            router.add(middleware: TracingMiddleware())
+        }
         router.add(middleware: ObservabilityMiddleware(metrics: deps.metrics))
         // Outside the error middleware, so error answers carry the headers too.
         router.add(middleware: SecurityHeadersMiddleware())

@@ -55,6 +55,11 @@ public struct BazaarServerConfiguration: Sendable {
     public var drainDelay: Duration = .zero
     /// What ``drainDelay`` is measured on (tests move a manual clock).
     public var drainClock: any Clock<Duration> = ContinuousClock()
+    /// Whether requests and database statements open spans on the process's tracer
+    /// (`InstrumentationSystem`, which Hummingbird's tracing middleware uses): bootstrap one first
+    /// (`bazaar-server --otel-endpoint` does). Off, the default, nothing on the request path
+    /// touches tracing.
+    public var tracing = false
     /// How long rows that serve a purpose only for a while are kept (idempotency keys, spent
     /// refresh tokens, ended sessions, notifications).
     public var retention = RetentionPolicy()

@@ -4,6 +4,7 @@ import BazaarSQLite
 import BazaarServer
 import BazaarStorage
 import Logging
+import Tracing
 
 /// The composition root of storage: the engine a configuration names. PostgreSQL when
 /// ``BazaarServerConfiguration/postgres`` is set, SQLite on ``BazaarServerConfiguration/sqlitePath``
@@ -15,7 +16,7 @@ public enum StorageEngines {
             return PostgresEngine(
                 url: url, maximumConnections: configuration.databaseConnections,
                 operationTimeout: configuration.databaseTimeout, loginThrottle: configuration.loginThrottle,
-                now: configuration.now)
+                now: configuration.now, tracer: configuration.tracing ? InstrumentationSystem.tracer : nil)
         }
         return SQLiteEngine(
             path: configuration.sqlitePath, maxBatch: configuration.sqliteMaxBatch,

@@ -68,12 +68,15 @@ public final class BazaarProcess: Sendable {
 
     /// Starts `bazaar-server --postgres <url>` as one replica, with `BAZAAR_SIGNING_KEY` set to
     /// `signingKey` (base64; every replica of one database needs the same), and waits for its URL.
+    /// `environment` adds variables of its own (`OTEL_*`, say).
     public convenience init(
         postgresURL: String, signingKey: String, port: Int = 0, executablePath: String = BazaarProcess.executablePath(),
-        standardErrorPath: String? = nil, bcryptCost: Int = 4, extraArguments: [String] = []
+        standardErrorPath: String? = nil, bcryptCost: Int = 4, environment: [String: String] = [:],
+        extraArguments: [String] = []
     ) throws {
         try self.init(
-            databaseArguments: ["--postgres", postgresURL], environment: ["BAZAAR_SIGNING_KEY": signingKey], port: port,
+            databaseArguments: ["--postgres", postgresURL],
+            environment: environment.merging(["BAZAAR_SIGNING_KEY": signingKey]) { _, key in key }, port: port,
             executablePath: executablePath, standardErrorPath: standardErrorPath, bcryptCost: bcryptCost,
             extraArguments: extraArguments)
     }

@@ -4,6 +4,7 @@ import BazaarSQLite
 import BazaarServer
 import BazaarServerRuntime
 import BazaarStorage
+import BazaarTelemetry
 import Foundation
 import Logging
 import NIOCore
@@ -167,6 +168,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help:
+            "Send a trace of every request (and its database statements on PostgreSQL) over OTLP/HTTP to this collector, http://host:4318; also OTEL_EXPORTER_OTLP_ENDPOINT. No traces without one."
+    )
+    var otelEndpoint: String?
+
+    @Option(
+        help:
             "A JSON configuration file, {\"bazaar\": {\"port\": 8080, \"maxPhotoJobs\": 2}}; also BAZAAR_CONFIG. Every option can also come from BAZAAR_<OPTION> (BAZAAR_MAX_PHOTO_JOBS). The command line wins over the environment, which wins over the file."
     )
     var config: String?
@@ -189,6 +196,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (0...600).contains(drainDelay) else { throw ValidationError("--drain-delay must be 0-600 seconds") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        do {
+            _ = try traceExport
+        } catch {
+            throw ValidationError("--otel-endpoint: \(error)")
+        }
         guard (1...1000).contains(databaseConnections) else {
             throw ValidationError("--database-connections must be 1-1000")
         }
@@ -213,6 +225,16 @@ struct ServeCommand: AsyncParsableCommand {
             .allSatisfy({ $0 >= 0 })
         else {
             throw ValidationError("quotas must be 0 (no limit) or more")
+        }
+    }
+
+    /// This replica's name: `--replica-name`, or the host name.
+    var replica: String { replicaName ?? ProcessInfo.processInfo.hostName }
+
+    /// Where traces go, or `nil` when they are off (no endpoint in the options or the environment).
+    var traceExport: TraceExport? {
+        get throws(TraceExport.Failure) {
+            try TraceExport.resolve(serviceName: "bazaar-server", endpoint: otelEndpoint, instance: replica)
         }
     }
 
@@ -247,7 +269,15 @@ struct ServeCommand: AsyncParsableCommand {
             }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         if logFormat == .json || replicaName != nil {
-            logger[metadataKey: "replica"] = .string(replicaName ?? ProcessInfo.processInfo.hostName)
+            logger[metadataKey: "replica"] = .string(replica)
+        }
+        // Before anything opens a span: the process's tracer is set once.
+        let traces = try traceExport.map { export in
+            let service = try export.bootstrapProcessTracer(logger: logger)
+            logger.notice(
+                "sending traces over OTLP/HTTP",
+                metadata: ["endpoint": "\(export.endpoint ?? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")"])
+            return service
         }
         var signingKey: Data?
         if let text = ProcessInfo.processInfo.environment["BAZAAR_SIGNING_KEY"] {
@@ -269,6 +299,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.refreshReuseInterval = .seconds(refreshReuseInterval)
         configuration.drainDelay = .milliseconds(Int(drainDelay * 1000))
         configuration.metricsAddress = metricsPort.map { MetricsAddress(host: self.metricsHost, port: $0) }
+        configuration.tracing = traces != nil
         // One server process per SQLite file, held until this process ends.
         let fileLock = postgres == nil ? try SQLiteFileLock(databasePath: configuration.sqlitePath) : nil
         let server = try await BazaarServer(configuration: configuration, logger: logger)
@@ -287,8 +318,10 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(
                     Data("bazaar-server metrics on http://\(shownHost):\(port)/metrics\n".utf8))
             })
+        // The exporter first, so it stops last: the spans of the requests that drain are sent.
         let group = ServiceGroup(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: (traces.map { [$0] } ?? []) + services, gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
         try await group.run()
         withExtendedLifetime(fileLock) {}
     }

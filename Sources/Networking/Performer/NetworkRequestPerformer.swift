@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import Tracing
 
 /// Performs built requests through a pipeline of small stages (logging, interceptors, cache,
 /// authorization, retry, transport), then checks the status.
@@ -27,6 +28,10 @@ public struct NetworkRequestPerformer: Sendable {
     public var maxResponseBytes: Int
     /// Where exchanges are logged: method, path, status, duration at `debug`; redacted headers at `trace`.
     public var logger: Logger
+    /// Where each exchange's client span is made, its context sent on as `traceparent`; `nil`
+    /// (the default) for no tracing at all. Hand in the tracer your app made (with swift-otel,
+    /// say), not necessarily the one bootstrapped globally.
+    public var tracer: (any Tracer)? = nil
     /// The `User-Agent` set on requests that carry none (`Bazaar/<version>` by default; `nil` sends
     /// whatever the transport adds on its own).
     public var userAgent: String? = KitVersion.userAgent
@@ -95,7 +100,7 @@ public struct NetworkRequestPerformer: Sendable {
     /// Performs `request` and returns its successful (2xx) response.
     ///
     /// The request goes through the pipeline in one direction, each stage with one job:
-    /// logging → interceptors → cache → authorization → retry → transport.
+    /// logging → tracing → interceptors → cache → authorization → retry → transport.
     ///
     /// - Throws: ``NetworkError``: `httpStatus` for any other status (with the server's error body
     ///   decoded), or the transport's failure after retries ran out.
@@ -122,14 +127,16 @@ public struct NetworkRequestPerformer: Sendable {
     var pipeline: some ExchangeLayer {
         LoggingLayer(
             logger: logger,
-            next: InterceptorLayer(
-                interceptors: interceptors, userAgent: userAgent,
-                next: CacheLayer(
-                    cache: cache,
-                    next: AuthorizationLayer(
-                        next: RetryLayer(
-                            logger: logger, sleep: sleep, random: random, now: now,
-                            next: TransportLayer(transport: transport))))))
+            next: TracingLayer(
+                tracer: tracer,
+                next: InterceptorLayer(
+                    interceptors: interceptors, userAgent: userAgent,
+                    next: CacheLayer(
+                        cache: cache,
+                        next: AuthorizationLayer(
+                            next: RetryLayer(
+                                logger: logger, sleep: sleep, random: random, now: now,
+                                next: TransportLayer(transport: transport)))))))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Networking
 import TestSupport
+import Tracing
 
 /// Starts the kit's test routes on a free port and hands the test a client for them.
 struct KitFixture: Sendable {
@@ -23,12 +24,12 @@ struct KitFixture: Sendable {
     func client(
         transport: any HTTPTransport = AsyncHTTPClientTransport(), cache: HTTPCache? = nil,
         retry: RetryPolicy = RetryPolicy(baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
-        interceptors: [any RequestInterceptor] = [], timeout: Duration = .seconds(30)
+        interceptors: [any RequestInterceptor] = [], timeout: Duration = .seconds(30), tracer: (any Tracer)? = nil
     ) -> APIClient {
-        APIClient(
-            baseURL: baseURL,
-            performer: NetworkRequestPerformer(
-                transport: transport, interceptors: interceptors, cache: cache, retryPolicy: retry, timeout: timeout))
+        var performer = NetworkRequestPerformer(
+            transport: transport, interceptors: interceptors, cache: cache, retryPolicy: retry, timeout: timeout)
+        performer.tracer = tracer
+        return APIClient(baseURL: baseURL, performer: performer)
     }
 }
 

@@ -1,7 +1,7 @@
 /// One stage of ``NetworkRequestPerformer``'s pipeline: it does its one job and hands the request
 /// to the next stage, then sees the answer on the way back.
 ///
-/// The stages, outermost first: ``LoggingLayer`` → ``InterceptorLayer`` → ``CacheLayer`` →
+/// The stages, outermost first: ``LoggingLayer`` → ``TracingLayer`` → ``InterceptorLayer`` → ``CacheLayer`` →
 /// ``AuthorizationLayer`` → ``RetryLayer`` → ``TransportLayer``. They nest as generic values, so a
 /// request passes through them with no existential calls and no allocation of its own.
 protocol ExchangeLayer: Sendable {
