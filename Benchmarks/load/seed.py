@@ -101,7 +101,8 @@ def main():
     pairs = []
     while len(pairs) < args.conversations:
         a, b = rng.sample(range(len(users)), 2)
-        pairs.append((a, b, rng.choice(products)["id"]))
+        # A conversation is about a product one of its two members sells: here b's (product i is user i's).
+        pairs.append((a, b, rng.choice(products[b::len(users)])["id"]))
 
     def open_conversation(pair):
         a, b, product = pair

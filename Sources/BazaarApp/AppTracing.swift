@@ -25,9 +25,19 @@ struct AppTracing: Sendable {
         return AppTracing(tracer: tracer, group: group, running: Task { try? await group.run() })
     }
 
-    /// Stops the exporter once it has sent the spans still waiting (bounded by its export timeout).
-    func finish() async {
+    /// Stops the exporter once it has sent the spans still waiting, or after `limit`, whichever
+    /// comes first: a collector that is down costs a command two seconds at most (and a warning),
+    /// not the exporter's retries.
+    func finish(within limit: Duration = .seconds(2)) async {
         await group.triggerGracefulShutdown()
-        await running.value
+        let running = self.running
+        await withTaskGroup(of: Void.self) { race in
+            race.addTask { await running.value }
+            race.addTask { try? await Task.sleep(for: limit) }
+            await race.next()
+            // The group waits for both: a cancelled exporter stops its retries.
+            running.cancel()
+            race.cancelAll()
+        }
     }
 }

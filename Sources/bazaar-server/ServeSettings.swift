@@ -137,7 +137,21 @@ struct ServeSettings: Sendable {
                 + (environment["BAZAAR_SIGNING_KEY"] != nil
                     ? "set, redacted  (environment BAZAAR_SIGNING_KEY)"
                     : "the file beside the SQLite database, made at first start  (default)"))
+        lines.append("traces = " + traces(environment: environment))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where traces go and why, as `TraceExport` decides it: `--otel-endpoint` (from wherever it
+    /// came), else the standard OpenTelemetry variables; off without any.
+    private func traces(environment: [String: String]) -> String {
+        if environment["OTEL_SDK_DISABLED"]?.lowercased() == "true" { return "off  (environment OTEL_SDK_DISABLED)" }
+        if let entry = entries.first(where: { $0.setting.name == "otel-endpoint" }), let value = entry.value {
+            return "OTLP/HTTP to \(Self.redacted(value))  (\(entry.source))"
+        }
+        for name in ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] {
+            if let value = environment[name] { return "OTLP/HTTP to \(Self.redacted(value))  (environment \(name))" }
+        }
+        return "off  (no --otel-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT)"
     }
 
     /// A URL with its password replaced by `***`; anything else that may hold one, wholly.

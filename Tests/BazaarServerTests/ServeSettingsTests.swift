@@ -30,6 +30,24 @@ struct ServeSettingsTests {
         #expect(lines.contains("host = 127.0.0.1  (default)"))
         #expect(lines.contains("postgres = postgres://bazaar:***@db:5432/bazaar  (file \(file.path))"))
         #expect(!outcome.stdout.contains("hunter2"), "the password is never printed")
+        #expect(lines.contains { $0.hasPrefix("traces = off") })
+    }
+
+    @Test("--print-config says where traces go: --otel-endpoint (from wherever) over OTEL_EXPORTER_OTLP_ENDPOINT")
+    func printConfigNamesTheTraceEndpoint() async throws {
+        let cli = BazaarCLI(executable: "bazaar-server")
+        let standard = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318"]
+        let fromStandard = try await cli.run(["--print-config"], environment: standard)
+        #expect(
+            fromStandard.stdout.contains(
+                "traces = OTLP/HTTP to http://collector:4318  (environment OTEL_EXPORTER_OTLP_ENDPOINT)"))
+        let flagged = try await cli.run(
+            ["--print-config"], environment: standard.merging(["BAZAAR_OTEL_ENDPOINT": "http://mine:4318"]) { $1 })
+        #expect(flagged.stdout.contains("traces = OTLP/HTTP to http://mine:4318  (environment BAZAAR_OTEL_ENDPOINT)"))
+        let disabled = try await cli.run(
+            ["--print-config", "--otel-endpoint", "http://mine:4318"],
+            environment: ["OTEL_SDK_DISABLED": "true"])
+        #expect(disabled.stdout.contains("traces = off  (environment OTEL_SDK_DISABLED)"))
     }
 
     @Test("a bad value from the environment or the file is refused as on the command line; an unreadable file exits 64")

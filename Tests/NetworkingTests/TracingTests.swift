@@ -67,6 +67,20 @@ struct TracingTests {
         }
     }
 
+    @Test("the Tracing article's code: a traced product read")
+    func articleExample() async throws {
+        try await KitFixture.with { fixture in
+            let serverURL = fixture.baseURL
+            let tracer = InMemoryTracer()  // in an app: the tracer swift-otel made
+            var performer = NetworkRequestPerformer()
+            performer.tracer = tracer
+            let client = APIClient(baseURL: serverURL, performer: performer)
+            let product = try await client.send(GetProduct(id: "p1"))
+            #expect(product.id == "p1")
+            #expect(tracer.finishedSpans.map(\.operationName) == ["GET"])
+        }
+    }
+
     @Test("without a tracer nothing is added to the request")
     func noTracerNoHeaders() async throws {
         try await KitFixture.with { fixture in
