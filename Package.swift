@@ -8,12 +8,26 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// A product that only the marketplace's targets use (the server, its engines, the app, the tools,
+/// the tests): with the `Marketplace` trait off, as for an adopter of the kit alone, its package
+/// is not even resolved.
+func marketplace(_ name: String, _ package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: ["Marketplace"]))
+}
+
+/// A product of the AsyncHTTPClient transport's stack (SwiftNIO, AsyncHTTPClient): resolved only
+/// with the `AsyncHTTPClient` trait, which a Linux adopter of the kit turns on.
+func asyncHTTPClient(_ name: String, _ package: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: ["AsyncHTTPClient", "Marketplace"]))
+}
+
 let package = Package(
     name: "Bazaar",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "BazaarAPI", targets: ["BazaarAPI"]),
         .library(name: "Networking", targets: ["Networking"]),
+        .library(name: "NetworkingAsyncHTTPClient", targets: ["NetworkingAsyncHTTPClient"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
@@ -28,6 +42,15 @@ let package = Package(
         .executable(name: "bazaar-reliability", targets: ["bazaar-reliability"]),
         // The real bazaar-server as a child process, for tests and for the Benchmarks package.
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+    ],
+    // What an adopter of the kit resolves: with `traits: []` only the kit's own dependencies
+    // (swift-http-types, swift-log, swift-distributed-tracing); `AsyncHTTPClient` adds SwiftNIO and
+    // AsyncHTTPClient for NetworkingAsyncHTTPClient. `Marketplace` is everything else: the server,
+    // its engines, the app and the tools. A package's default traits are both, so this one builds whole.
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "The kit's AsyncHTTPClient transport, on SwiftNIO."),
+        .trait(name: "Marketplace", description: "The server, both storage engines, the app and the tools."),
+        .default(enabledTraits: ["AsyncHTTPClient", "Marketplace"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -76,12 +99,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strict
+        ),
+        // The AsyncHTTPClient transport, a product of its own: an app on URLSession takes no SwiftNIO.
+        .target(
+            name: "NetworkingAsyncHTTPClient",
+            dependencies: [
+                "Networking",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                asyncHTTPClient("NIOCore", "swift-nio"),
+                asyncHTTPClient("NIOPosix", "swift-nio"),
+                asyncHTTPClient("NIOHTTP1", "swift-nio"),
+                asyncHTTPClient("NIOHTTPCompression", "swift-nio-extras"),
+                asyncHTTPClient("NIOFoundationCompat", "swift-nio"),
+                asyncHTTPClient("AsyncHTTPClient", "async-http-client"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict
@@ -103,12 +136,12 @@ let package = Package(
             name: "LiveEvents",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("NIOPosix", "swift-nio"),
+                marketplace("NIOHTTP1", "swift-nio"),
+                marketplace("NIOWebSocket", "swift-nio"),
+                marketplace("NIOSSL", "swift-nio-ssl"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -128,9 +161,9 @@ let package = Package(
             name: "Chat",
             dependencies: [
                 "Dependencies", "Networking", "Session", "BazaarAPI",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("GRDB", "GRDB.swift"),
+                marketplace("HTTPTypes", "swift-http-types"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -162,7 +195,7 @@ let package = Package(
         .target(name: "DemoPictures", swiftSettings: strict),
         .target(
             name: "BazaarImages",
-            dependencies: ["BazaarAPI", "VipsShim", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["BazaarAPI", "VipsShim", marketplace("NIOPosix", "swift-nio")],
             swiftSettings: strict),
         .target(
             name: "Account",
@@ -178,7 +211,7 @@ let package = Package(
         // MARK: Core UI (terminal rendering primitives; knows no feature)
         .target(
             name: "TerminalUI",
-            dependencies: [.product(name: "ConsoleKitTerminal", package: "console-kit")],
+            dependencies: [marketplace("ConsoleKitTerminal", "console-kit")],
             swiftSettings: strict
         ),
 
@@ -187,12 +220,12 @@ let package = Package(
             name: "WebUI",
             dependencies: [
                 "Dependencies", "BazaarAPI", "Networking",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Mustache", package: "swift-mustache"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("Crypto", "swift-crypto"),
+                marketplace("HTTPTypes", "swift-http-types"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("Logging", "swift-log"),
+                marketplace("Mustache", "swift-mustache"),
             ],
             swiftSettings: strict
         ),
@@ -202,7 +235,7 @@ let package = Package(
         // GRDB, as a text library, not as a database), shared by both engines and the HTTP layer.
         .target(
             name: "BazaarSearch",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [marketplace("GRDB", "GRDB.swift")],
             swiftSettings: strict
         ),
         // The storage interface: the store protocol and its records, the conversions both engines
@@ -211,9 +244,9 @@ let package = Package(
             name: "BazaarStorage",
             dependencies: [
                 "BazaarAPI", "BazaarSearch",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                marketplace("Crypto", "swift-crypto"),
+                marketplace("Logging", "swift-log"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -222,9 +255,9 @@ let package = Package(
             name: "BazaarSQLite",
             dependencies: [
                 "BazaarAPI", "BazaarStorage", "BazaarSearch",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("GRDB", "GRDB.swift"),
+                marketplace("NIOPosix", "swift-nio"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -233,15 +266,15 @@ let package = Package(
             name: "BazaarPostgres",
             dependencies: [
                 "BazaarAPI", "BazaarStorage", "BazaarSearch",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                marketplace("PostgresNIO", "postgres-nio"),
                 // For ConnectionPoolError, which PostgresClient throws when its circuit breaker trips.
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                marketplace("_ConnectionPoolModule", "postgres-nio"),
+                marketplace("NIOSSL", "swift-nio-ssl"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("NIOPosix", "swift-nio"),
+                marketplace("Logging", "swift-log"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
+                marketplace("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -252,9 +285,9 @@ let package = Package(
             name: "BazaarDomain",
             dependencies: [
                 "BazaarAPI", "BazaarStorage",
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                marketplace("HummingbirdBcrypt", "hummingbird-auth"),
+                marketplace("Crypto", "swift-crypto"),
+                marketplace("NIOPosix", "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -264,22 +297,22 @@ let package = Package(
             name: "BazaarServer",
             dependencies: [
                 "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarDomain", "BazaarImages", "DemoPictures",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("HummingbirdWebSocket", "hummingbird-websocket"),
+                marketplace("HTTPTypes", "swift-http-types"),
+                marketplace("HummingbirdCore", "hummingbird"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("NIOHTTP1", "swift-nio"),
+                marketplace("NIOPosix", "swift-nio"),
+                marketplace("NIOWebSocket", "swift-nio"),
+                marketplace("JWTKit", "jwt-kit"),
+                marketplace("Crypto", "swift-crypto"),
+                marketplace("Logging", "swift-log"),
+                marketplace("Metrics", "swift-metrics"),
+                marketplace("Prometheus", "swift-prometheus"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
+                marketplace("ZIPFoundation", "ZIPFoundation"),
+                marketplace("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -288,8 +321,8 @@ let package = Package(
             name: "BazaarServerRuntime",
             dependencies: [
                 "BazaarAPI", "BazaarServer", "BazaarStorage", "BazaarSQLite", "BazaarPostgres",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                marketplace("Logging", "swift-log"),
+                marketplace("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -298,10 +331,10 @@ let package = Package(
         .target(
             name: "BazaarTelemetry",
             dependencies: [
-                .product(name: "OTel", package: "swift-otel"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                marketplace("OTel", "swift-otel"),
+                marketplace("Tracing", "swift-distributed-tracing"),
+                marketplace("Logging", "swift-log"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -312,12 +345,12 @@ let package = Package(
             dependencies: [
                 "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarSQLite", "BazaarDomain",
                 "BazaarTelemetry",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
+                marketplace("Configuration", "swift-configuration"),
+                marketplace("Logging", "swift-log"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
+                marketplace("UnixSignals", "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -328,10 +361,10 @@ let package = Package(
             dependencies: [
                 "BazaarServer", "BazaarAPI", "BazaarStorage", "BazaarSearch", "BazaarSQLite", "BazaarPostgres",
                 "BazaarDomain", "DemoPictures",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("GRDB", "GRDB.swift"),
+                marketplace("PostgresNIO", "postgres-nio"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -341,15 +374,16 @@ let package = Package(
         .target(
             name: "BazaarApp",
             dependencies: [
+                "NetworkingAsyncHTTPClient",
                 "Dependencies", "Networking", "Session", "BazaarAPI", "TerminalUI",
                 "Profile", "Products", "Chat", "Notifications", "Favourites", "Offers", "Reviews", "Account",
                 "Moderation", "LiveEvents", "WebUI", "DemoPictures", "BazaarTelemetry",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ConsoleKitTerminal", package: "console-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
+                marketplace("ConsoleKitTerminal", "console-kit"),
+                marketplace("Logging", "swift-log"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
+                marketplace("Tracing", "swift-distributed-tracing"),
             ],
             swiftSettings: strict
         ),
@@ -364,8 +398,8 @@ let package = Package(
             name: "bazaar-demo",
             dependencies: [
                 "BazaarApp", "BazaarServer", "BazaarServerRuntime", "BazaarStorage", "BazaarAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -380,9 +414,10 @@ let package = Package(
         .executableTarget(
             name: "bazaar-reliability",
             dependencies: [
+                "NetworkingAsyncHTTPClient",
                 "ProcessSupport", "BazaarAPI", "Networking", "Session",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
+                marketplace("HTTPTypes", "swift-http-types"),
             ],
             swiftSettings: strict
         ),
@@ -391,6 +426,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
+                "NetworkingAsyncHTTPClient",
                 "ProcessSupport",
                 "BazaarAPI",
                 "BazaarImages",
@@ -401,20 +437,20 @@ let package = Package(
                 "Networking",
                 "Dependencies",
                 "Session",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("PostgresNIO", "postgres-nio"),
+                marketplace("Logging", "swift-log"),
+                marketplace("ServiceLifecycle", "swift-service-lifecycle"),
+                marketplace("AsyncHTTPClient", "async-http-client"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("NIOHTTP1", "swift-nio"),
+                marketplace("WSClient", "swift-websocket"),
+                marketplace("NIOWebSocket", "swift-nio"),
+                marketplace("HTTPTypes", "swift-http-types"),
+                marketplace("NIOSSL", "swift-nio-ssl"),
+                marketplace("X509", "swift-certificates"),
+                marketplace("SwiftASN1", "swift-asn1"),
+                marketplace("Crypto", "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -422,7 +458,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", .product(name: "ConsoleKitTerminal", package: "console-kit")],
+            dependencies: ["TerminalUI", marketplace("ConsoleKitTerminal", "console-kit")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -431,8 +467,8 @@ let package = Package(
                 "bazaar", "bazaar-demo", "BazaarApp", "BazaarAPI", "BazaarServer", "BazaarServerRuntime",
                 "Dependencies", "Networking", "Session", "TestSupport", "TerminalUI",
                 "Chat",
-                .product(name: "ConsoleKitTerminal", package: "console-kit"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                marketplace("ConsoleKitTerminal", "console-kit"),
+                marketplace("ArgumentParser", "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
@@ -444,15 +480,16 @@ let package = Package(
         .testTarget(
             name: "NetworkingTests",
             dependencies: [
+                "NetworkingAsyncHTTPClient",
                 "Networking",
                 "TestSupport",
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                marketplace("Tracing", "swift-distributed-tracing"),
+                marketplace("InMemoryTracing", "swift-distributed-tracing"),
+                marketplace("AsyncHTTPClient", "async-http-client"),
+                marketplace("CompressNIO", "compress-nio"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("HTTPTypes", "swift-http-types"),
+                marketplace("Logging", "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -465,8 +502,8 @@ let package = Package(
                 "BazaarServer",
                 "BazaarServerRuntime",
                 "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("HTTPTypes", "swift-http-types"),
             ],
             swiftSettings: strict
         ),
@@ -474,8 +511,8 @@ let package = Package(
             name: "WebUITests",
             dependencies: [
                 "WebUI", "Dependencies", "BazaarAPI",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                marketplace("HummingbirdTesting", "hummingbird"),
+                marketplace("NIOPosix", "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -554,18 +591,18 @@ let package = Package(
                 "BazaarSQLite",
                 "BazaarPostgres",
                 "BazaarImages",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                marketplace("GRDB", "GRDB.swift"),
+                marketplace("PostgresNIO", "postgres-nio"),
                 "bazaar-server",
                 "BazaarTelemetry",
                 "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "WSClient", package: "swift-websocket"),
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                marketplace("Hummingbird", "hummingbird"),
+                marketplace("AsyncHTTPClient", "async-http-client"),
+                marketplace("NIOCore", "swift-nio"),
+                marketplace("NIOHTTP1", "swift-nio"),
+                marketplace("WSClient", "swift-websocket"),
+                marketplace("Yams", "Yams"),
+                marketplace("ZIPFoundation", "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),

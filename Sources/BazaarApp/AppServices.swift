@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 import Tracing
 
@@ -29,7 +30,8 @@ struct AppServices: Sendable {
         let wiring = CompositionRoot.Wiring()
         self.wiring = wiring
         let cache = try HTTPCache(folder: environment.cacheFolder)
-        var performer = NetworkRequestPerformer(interceptors: wiring.interceptors, cache: cache)
+        var performer = NetworkRequestPerformer(
+            transport: AsyncHTTPClientTransport(), interceptors: wiring.interceptors, cache: cache)
         performer.timeout = .seconds(15)
         performer.tracer = tracer
         let knownUser = environment.knownUserFile

@@ -2,6 +2,7 @@ import BazaarAPI
 import BazaarServer
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 import Synchronization
 
@@ -48,7 +49,7 @@ public struct SessionFixture: Sendable {
         let tokenFile =
             device.map { self.tokenFile.deletingLastPathComponent().appendingPathComponent("\($0).json") }
             ?? self.tokenFile
-        var performer = NetworkRequestPerformer(cache: cache)
+        var performer = NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: cache)
         performer.timeout = .seconds(30)
         let now: @Sendable () -> Date = { clock?.now() ?? Date() }
         return SessionStarter(

@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 
 /// The crash run: clients send a burst of keyed messages through the kit while the server is

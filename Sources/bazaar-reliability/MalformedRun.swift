@@ -1,6 +1,7 @@
 import BazaarAPI
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 
 /// The malformed-input run: every case of the catalogue against one server, each followed by a
@@ -92,7 +93,8 @@ struct MalformedRun {
     /// Registers two users with a conversation, through the kit; returns what the cases use and
     /// the probe that checks the server after each.
     private func setUp(supervisor: ServerSupervisor) async throws -> (CaseContext, HealthProbe) {
-        let performer = NetworkRequestPerformer(retryPolicy: .never, timeout: .seconds(5))
+        let performer = NetworkRequestPerformer(
+            transport: AsyncHTTPClientTransport(), retryPolicy: .never, timeout: .seconds(5))
         let client = APIClient.bazaar(baseURL: supervisor.baseURL, performer: performer)
         let run = UUID().uuidString.prefix(6).lowercased()
         let user = try await RunUser.register("prober_\(run)", client: client)

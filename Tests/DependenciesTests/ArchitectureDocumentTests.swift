@@ -92,14 +92,17 @@ enum TargetGraph {
     }
 
     /// Every `.target` and `.executableTarget` of a manifest with its quoted (local) dependencies;
-    /// `.product(...)` dependencies and test targets are left out.
+    /// `.product(...)` dependencies (also through `marketplace(...)` and `asyncHTTPClient(...)`) and
+    /// test targets are left out.
     static func declared(in manifest: String) -> [String: Set<String>] {
         var graph: [String: Set<String>] = [:]
         let pattern =
             #/\.(target|executableTarget)\(\s*name:\s*"([^"]+)"(?:,\s*dependencies:\s*\[((?:[^\[\]]|\[[^\]]*\])*)\])?/#
         for match in manifest.matches(of: pattern) {
             let list = String(match.output.3 ?? "")
-            let withoutProducts = list.replacing(#/\.product\([^)]*\)/#, with: "").replacing(#/\/\/[^\n]*/#, with: "")
+            // Products, whether named directly or through the manifest's trait-gated helpers.
+            let withoutProducts = list.replacing(#/(\.product|marketplace|asyncHTTPClient)\([^)]*\)/#, with: "")
+                .replacing(#/\/\/[^\n]*/#, with: "")
             let names = withoutProducts.matches(of: #/"([^"]+)"/#).map { String($0.output.1) }
             graph[String(match.output.2)] = Set(names)
         }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Testing
 
 @Suite("Compressed answers and the default headers, on both transports", .timeLimit(.minutes(1)))

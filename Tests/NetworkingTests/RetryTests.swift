@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NetworkingAsyncHTTPClient
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import TestSupport
 import Testing
 

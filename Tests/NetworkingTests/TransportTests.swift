@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Networking
+import NetworkingAsyncHTTPClient
 import Synchronization
 import TestSupport
 import Testing

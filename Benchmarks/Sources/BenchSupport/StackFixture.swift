@@ -6,6 +6,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 import Synchronization
 
@@ -60,7 +61,7 @@ public final class StackFixture: Sendable {
         }
         productID = first.id
 
-        let client = APIClient.bazaar(baseURL: baseURL, performer: NetworkRequestPerformer(cache: nil))
+        let client = APIClient.bazaar(baseURL: baseURL, performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: nil))
         let starter = SessionStarter(client: client, tokenStore: InMemoryTokenStore())
         session = try await starter.login(username: "seller", password: "bench-password")
         let tokens = seller.tokens

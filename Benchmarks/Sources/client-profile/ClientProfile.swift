@@ -5,6 +5,7 @@ import BenchSupport
 import Foundation
 import HTTPTypes
 import Networking
+import NetworkingAsyncHTTPClient
 import Session
 
 /// `client-profile`: sends the client-stack benchmark's page GET a fixed number of times, through
@@ -71,7 +72,7 @@ struct ClientProfile: AsyncParsableCommand {
         let fixture = try await StackFixture(baseURL: server.baseURL)
         let decoder = BazaarJSON.makeDecoder()
         let cached = NonAuthenticatedNetworkController(
-            client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(cache: try HTTPCache())))
+            client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: try HTTPCache())))
         let product = BazaarEndpoints.product(id: fixture.productID)
         let transport = AsyncHTTPClientTransport()
         guard let pageURL = URL(string: fixture.pageURL) else { throw ValidationError("not a URL: \(fixture.pageURL)") }
@@ -83,7 +84,7 @@ struct ClientProfile: AsyncParsableCommand {
             client: .bazaar(
                 baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
             session: fixture.session.network.session, cachePartition: "profile")
-        let performer = NetworkRequestPerformer(cache: nil)
+        let performer = NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: nil)
         let client = APIClient.bazaar(baseURL: server.baseURL, performer: performer)
         let tokenPage = PageWithToken(authorization: fixture.authorization)
         func send(_ path: Path) async throws {

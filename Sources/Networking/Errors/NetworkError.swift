@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import NIOHTTP1
 
 /// Everything that can go wrong with a request, as cases a caller can act on.
 ///
@@ -126,7 +125,7 @@ public struct HTTPStatusFailure: Sendable, Equatable, CustomStringConvertible {
     /// (HTTP/2 has none): "Not Found" for 404; empty for a code without a standard phrase.
     public var reasonPhrase: String {
         if !status.reasonPhrase.isEmpty { return status.reasonPhrase }
-        return HTTPResponseStatus(statusCode: status.code).reasonPhrase
+        return ReasonPhrases.standard[status.code] ?? ""
     }
 
     /// A sentence for a person: the server's own message when there is one, otherwise the status

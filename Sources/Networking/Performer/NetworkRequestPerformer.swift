@@ -43,9 +43,10 @@ public struct NetworkRequestPerformer: Sendable {
     /// The wall clock a `Retry-After` date is read against; replaceable in tests.
     var now: @Sendable () -> Date = { Date() }
 
-    /// Makes a performer.
+    /// Makes a performer. The transport is ``URLSessionTransport`` unless you give another: on
+    /// Linux, `AsyncHTTPClientTransport()` from the `NetworkingAsyncHTTPClient` product.
     public init(
-        transport: any HTTPTransport = AsyncHTTPClientTransport(),
+        transport: any HTTPTransport = URLSessionTransport(),
         interceptors: [any RequestInterceptor] = [],
         cache: HTTPCache? = nil,
         retryPolicy: RetryPolicy = .default,

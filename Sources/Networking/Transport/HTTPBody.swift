@@ -8,12 +8,13 @@ public struct HTTPBody: Sendable {
     /// A source of body chunks; each call starts a new pass over the body.
     public typealias ChunkSource = @Sendable () -> AsyncThrowingStream<Data, any Error>
 
-    enum Storage: Sendable {
+    /// What the body holds; transports of the kit's own read it.
+    package enum Storage: Sendable {
         case bytes(Data)
         case stream(ChunkSource)
     }
 
-    let storage: Storage
+    package let storage: Storage
 
     /// The length in bytes, when known in advance (it becomes `Content-Length`).
     public let length: Int64?

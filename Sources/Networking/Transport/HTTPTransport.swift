@@ -1,6 +1,8 @@
 /// Sends one request and returns the whole response: the seam between the kit and an HTTP stack.
 ///
-/// Implementations: ``AsyncHTTPClientTransport`` (the default on Linux) and ``URLSessionTransport``.
+/// Implementations: ``URLSessionTransport`` (the default, here in `Networking`) and
+/// `AsyncHTTPClientTransport` (on SwiftNIO, in the `NetworkingAsyncHTTPClient` product: the one to
+/// choose on Linux).
 /// A transport maps its own failures to ``NetworkError`` (`noConnection`, `timedOut`, `cancelled`,
 /// `responseTooLarge`, `transport`); cancelling the calling task cancels the request.
 public protocol HTTPTransport: Sendable {
@@ -16,6 +18,10 @@ public struct TransferOptions: Sendable {
     public var maxResponseBytes: Int
     /// Called as bytes go out and come in; `nil` when nobody is watching.
     public var progress: ProgressHandler?
+
+    /// How many times its compressed size a response body may inflate to, on every transport (a
+    /// body past it is a decompression bomb: ``NetworkError/decompressionFailed(reason:)``).
+    public static let decompressionRatioLimit = 100
 
     /// Makes options.
     public init(timeout: Duration = .seconds(30), maxResponseBytes: Int = 64 << 20, progress: ProgressHandler? = nil) {

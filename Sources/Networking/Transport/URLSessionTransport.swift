@@ -17,7 +17,7 @@ import Synchronization
 public struct URLSessionTransport: HTTPTransport {
     /// How many times its compressed size (when the server gave it) a body may inflate to; the
     /// size limit applies to the inflated bytes either way.
-    public static let decompressionRatioLimit = AsyncHTTPClientTransport.decompressionRatioLimit
+    public static let decompressionRatioLimit = TransferOptions.decompressionRatioLimit
 
     private let session: URLSession
     private let delegate: URLSessionTransportDelegate

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Networking
+import NetworkingAsyncHTTPClient
 import TestSupport
 import Tracing
 

@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import Networking
 import Synchronization
 
 /// Gathers one answer for ``AsyncHTTPClientTransport``: refuses a body that is too large or

@@ -6,9 +6,16 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import Networking
 import Tracing
 
-/// Sends requests with AsyncHTTPClient (SwiftNIO): the default transport on Linux.
+/// Sends requests with AsyncHTTPClient (SwiftNIO): the transport to choose on Linux, where it is
+/// faster than FoundationNetworking's `URLSession`. It lives in a product of its own,
+/// `NetworkingAsyncHTTPClient`, so an app on ``URLSessionTransport`` takes no SwiftNIO at all:
+///
+/// ```swift
+/// let performer = NetworkRequestPerformer(transport: AsyncHTTPClientTransport())
+/// ```
 ///
 /// Uses one process-wide client unless given another, so the connection pool is reused across
 /// requests. That client does not retry failed connection attempts itself (AsyncHTTPClient's default
@@ -29,7 +36,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private let decompresses: Bool
 
     /// How many times its compressed size a body may inflate to.
-    public static let decompressionRatioLimit = 100
+    public static let decompressionRatioLimit = TransferOptions.decompressionRatioLimit
 
     /// The kit's shared client: lives for the whole process, so it is never shut down.
     public static let sharedClient: HTTPClient = {
