@@ -68,6 +68,9 @@ struct InterceptorAndLoggingTests {
             #expect(text.contains(#""name":"ada""#), "trace logs keep what is not secret")
             #expect(text.contains("duration_ms="))
             #expect(text.contains("[REDACTED]"))
+            #expect(
+                text.contains("curl -X POST '\(fixture.baseURL.absoluteString)/tokens?token=[REDACTED]'"),
+                "the sent request as curl")
             let secrets = [
                 "hunter2-secret", "rt-secret", "qs-secret", "at-secret", "cookie-secret", "at-resp-secret",
                 "rt-resp-secret",

@@ -56,6 +56,13 @@ struct DocumentationExampleTests {
             #expect(query == "query=road%20bike&limit=20")
             #expect(built.url?.path == "/v1/products")
 
+            let request = try URLRequestBuilder(baseURL: serverURL, request: SearchProducts(text: "road bike")).build()
+            let line = CurlCommand(request).description  // curl 'http://…/v1/products?query=road%20bike&limit=20' -H …
+            #expect(
+                line
+                    == "curl '\(serverURL.absoluteString)/v1/products?query=road%20bike&limit=20' -H 'Accept: application/json'"
+            )
+
             let client = APIClient(baseURL: serverURL)
             let page = try await client.send(SearchProducts(text: "road bike"))
             #expect(page.items.map(\.title) == ["Road bike"])

@@ -41,6 +41,7 @@ struct LoggingLayer<Next: ExchangeLayer>: ExchangeLayer {
                     "request_headers": "\(Redaction.headers(sentFields))",
                     "response_headers": "\(Redaction.headers(result.response.headerFields))",
                     "response_body": "\(Redaction.body(result.response.body))",
+                    "curl": "\(result.sent.map { CurlCommand($0).description } ?? "(answered from the cache)")",
                 ])
         }
         return result
