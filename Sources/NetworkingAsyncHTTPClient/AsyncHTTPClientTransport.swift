@@ -28,9 +28,10 @@ import Tracing
 /// A client of your own that does not decompress is not asked for compression, and a compressed
 /// body it gets anyway is a clear error, not bytes the decoder chokes on.
 ///
-/// Tracing: the shared client uses the tracer bootstrapped with `InstrumentationSystem` when it is
-/// first used; with none bootstrapped it opens no spans at all (AsyncHTTPClient would otherwise
-/// open one per request on the no-op tracer). Bootstrap your tracer before the first request.
+/// Tracing: give your tracer to the performer (`NetworkRequestPerformer.tracer`), which opens one
+/// client span per exchange and sends `traceparent`. The shared client also uses a tracer
+/// bootstrapped with `InstrumentationSystem` before its first request, and would then open a span
+/// of its own per attempt beside the kit's; with none bootstrapped it opens no spans at all.
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let decompresses: Bool
