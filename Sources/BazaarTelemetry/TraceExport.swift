@@ -20,6 +20,10 @@ public struct TraceExport: Sendable {
     /// The base URL spans are sent to (`/v1/traces` is added), as named; `nil` when it comes from
     /// the per-signal variable and is used as it is.
     public let endpoint: String?
+    /// The endpoint spans go to, as named (a base URL, or the traces-only variable's full URL).
+    public let url: String
+    /// The `OTEL_*` variable that named it; `nil` when the flag did.
+    public let variable: String?
     /// The OpenTelemetry `service.name` unless `OTEL_SERVICE_NAME` says otherwise.
     public let serviceName: String
     /// The `service.instance.id` resource attribute (a replica's name), if any.
@@ -48,15 +52,27 @@ public struct TraceExport: Sendable {
         serviceName: String, endpoint: String?, instance: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(Failure) -> TraceExport? {
-        if environment["OTEL_SDK_DISABLED"]?.lowercased() == "true" { return nil }
-        let named = endpoint ?? environment["OTEL_EXPORTER_OTLP_ENDPOINT"]
-        let perSignal = environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
-        guard let chosen = named ?? perSignal, !chosen.isEmpty else { return nil }
+        if isDisabled(environment) { return nil }
+        // An empty value counts as unset (compose.yaml passes an empty one through).
+        let flag = endpoint.flatMap { $0.isEmpty ? nil : $0 }
+        let variable =
+            flag != nil
+            ? nil
+            : ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"].first {
+                environment[$0]?.isEmpty == false
+            }
+        guard let chosen = flag ?? variable.flatMap({ environment[$0] }) else { return nil }
         guard let url = URL(string: chosen), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host?.isEmpty == false
         else { throw .invalidEndpoint(chosen) }
         return TraceExport(
-            endpoint: named, serviceName: serviceName, instance: instance, environment: environment)
+            endpoint: variable == "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" ? nil : chosen, url: chosen,
+            variable: variable, serviceName: serviceName, instance: instance, environment: environment)
+    }
+
+    /// Whether `OTEL_SDK_DISABLED=true` turns tracing off whatever names an endpoint.
+    public static func isDisabled(_ environment: [String: String]) -> Bool {
+        environment["OTEL_SDK_DISABLED"]?.lowercased() == "true"
     }
 
     /// The swift-otel configuration: traces only, to the endpoint, diagnostics to `logger`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BazaarTelemetry
 import Configuration
 import Foundation
 import SystemPackage
@@ -144,14 +145,20 @@ struct ServeSettings: Sendable {
     /// Where traces go and why, as `TraceExport` decides it: `--otel-endpoint` (from wherever it
     /// came), else the standard OpenTelemetry variables; off without any.
     private func traces(environment: [String: String]) -> String {
-        if environment["OTEL_SDK_DISABLED"]?.lowercased() == "true" { return "off  (environment OTEL_SDK_DISABLED)" }
-        if let entry = entries.first(where: { $0.setting.name == "otel-endpoint" }), let value = entry.value {
-            return "OTLP/HTTP to \(Self.redacted(value))  (\(entry.source))"
+        let flag = entries.first { $0.setting.name == "otel-endpoint" && $0.value != nil }
+        let export: TraceExport?
+        do {
+            export = try TraceExport.resolve(
+                serviceName: "bazaar-server", endpoint: flag?.value, environment: environment)
+        } catch {
+            return "refused: \(error)"
         }
-        for name in ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] {
-            if let value = environment[name] { return "OTLP/HTTP to \(Self.redacted(value))  (environment \(name))" }
+        guard let export else {
+            return TraceExport.isDisabled(environment)
+                ? "off  (environment OTEL_SDK_DISABLED)" : "off  (no --otel-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT)"
         }
-        return "off  (no --otel-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT)"
+        let source = export.variable.map { "environment \($0)" } ?? flag.map { "\($0.source)" } ?? ""
+        return "OTLP/HTTP to \(Self.redacted(export.url))  (\(source))"
     }
 
     /// A URL with its password replaced by `***`; anything else that may hold one, wholly.

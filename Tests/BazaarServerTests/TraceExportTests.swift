@@ -32,6 +32,16 @@ struct TraceExportTests {
         #expect(
             try TraceExport.resolve(
                 serviceName: "s", endpoint: "http://flag:4318", environment: ["OTEL_SDK_DISABLED": "TRUE"]) == nil)
+        #expect(
+            try TraceExport.resolve(serviceName: "s", endpoint: nil, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": ""])
+                == nil, "an empty variable (compose.yaml's default) is unset")
+        let pastEmpty = try #require(
+            try TraceExport.resolve(
+                serviceName: "s", endpoint: nil,
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": "", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://t/v1/traces",
+                ]))
+        #expect(pastEmpty.variable == "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" && pastEmpty.url == "http://t/v1/traces")
     }
 
     @Test("only variables about traces reach swift-otel, so none can switch on its logs or metrics")
