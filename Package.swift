@@ -115,6 +115,11 @@ let package = Package(
                 asyncHTTPClient("NIOHTTPCompression", "swift-nio-extras"),
                 asyncHTTPClient("NIOFoundationCompat", "swift-nio"),
                 asyncHTTPClient("AsyncHTTPClient", "async-http-client"),
+                // Both already in AsyncHTTPClient's closure (through swift-nio-extras): pinning
+                // adds no package to an adopter's resolve.
+                asyncHTTPClient("NIOSSL", "swift-nio-ssl"),
+                asyncHTTPClient("NIOTLS", "swift-nio"),
+                asyncHTTPClient("Crypto", "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strict

@@ -35,6 +35,8 @@ import Tracing
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let decompresses: Bool
+    /// Set when made with a ``ServerTrust``: every request then goes through a ``TrustTunnel``.
+    private let trusted: TrustedOrigins?
 
     /// How many times its compressed size a body may inflate to.
     public static let decompressionRatioLimit = TransferOptions.decompressionRatioLimit
@@ -67,6 +69,26 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public init(client: HTTPClient, decompresses: Bool) {
         self.client = client
         self.decompresses = decompresses
+        self.trusted = nil
+    }
+
+    /// Makes a transport that believes only what `trust` says: its roots, and, when it has pins, a
+    /// server whose certificate's key matches one of them.
+    ///
+    /// A refused server is ``NetworkError/untrustedServer(reason:)``, naming what failed (the
+    /// chain, the host name, or the key with its pin); a plain `http` URL is refused the same way.
+    /// AsyncHTTPClient offers no hook to see the certificate it verified, so TLS for these
+    /// requests is made by the kit, in-process, behind a Unix socket that `client` speaks plain
+    /// HTTP to (see the `ServerTrust` article). Timeouts, retries and decompression are as usual.
+    ///
+    /// - Throws: ``ServerTrustError/invalidCertificate(reason:)`` for a root that is not a
+    ///   certificate.
+    public init(trust: ServerTrust, client: HTTPClient = Self.sharedClient, decompresses: Bool = true)
+        throws(ServerTrustError)
+    {
+        self.client = client
+        self.decompresses = decompresses
+        self.trusted = try TrustedOrigins(trust)
     }
 
     /// Sends `request`; this one exchange, body included, is bounded by `options.timeout`.
@@ -80,9 +102,17 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
         else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
         var headers = HTTPHeaders()
-        headers.reserveCapacity(request.head.headerFields.count + 1)
+        headers.reserveCapacity(request.head.headerFields.count + 2)
         for field in request.head.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
+        }
+        var tunnel: TrustTunnel?
+        var url = scheme + "://" + authority + path
+        if let trusted {
+            let origin = try await trusted.tunnel(scheme: scheme, authority: authority)
+            tunnel = origin
+            url = origin.urlPrefix + path
+            headers.replaceOrAdd(name: "Host", value: authority)
         }
         if decompresses, request.head.headerFields[.acceptEncoding] == nil {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
@@ -90,7 +120,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         let outgoing: HTTPClient.Request
         do {
             outgoing = try HTTPClient.Request(
-                url: scheme + "://" + authority + path,
+                url: url,
                 method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
                 headers: headers, body: request.body.map { clientBody($0, streamed: options.progress != nil) })
         } catch {
@@ -108,6 +138,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 task.cancel()
             }
         } catch {
+            // A connection the tunnel closed because it refused the server: say why.
+            if let refusal = tunnel?.takeFailure() { throw refusal }
             throw Self.map(error)
         }
     }

@@ -22,22 +22,6 @@ private final class RecordingTransport: HTTPTransport {
 /// a command that the real `curl` runs to send the server what the kit sent.
 @Suite("Requests as curl commands")
 struct CurlCommandTests {
-    /// Runs `line` with `/bin/sh -c` and returns its standard output.
-    static func shell(_ line: String) async throws -> Data {
-        try await offPool {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", line]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
-        }
-    }
-
     /// What the kit sent through its performer for `request`, as the transport was handed it, and
     /// what the test server saw.
     static func sent(_ request: Send<Echo>, to fixture: KitFixture) async throws -> (TransportRequest, Echo) {
@@ -60,7 +44,7 @@ struct CurlCommandTests {
                 headers: ["Authorization": "Bearer abc.def", "X-Note": "O'Brien's $HOME `pwd`"])
             let (sent, kitSeen) = try await Self.sent(request, to: fixture)
             let command = CurlCommand(sent, secrets: .included)
-            let curlSeen = try JSONDecoder().decode(Echo.self, from: try await Self.shell(command.description))
+            let curlSeen = try JSONDecoder().decode(Echo.self, from: try await shell(command.description))
             #expect(curlSeen.method == kitSeen.method)
             #expect(curlSeen.path == kitSeen.path)
             #expect(curlSeen.rawQuery == kitSeen.rawQuery)
@@ -85,7 +69,7 @@ struct CurlCommandTests {
             let command = CurlCommand(sent, secrets: .included)
             #expect(command.standardInput == bytes)
             #expect(command.description.hasPrefix("printf '\\000\\001"))
-            let curlSeen = try JSONDecoder().decode(Echo.self, from: try await Self.shell(command.description))
+            let curlSeen = try JSONDecoder().decode(Echo.self, from: try await shell(command.description))
             #expect(curlSeen.bodyLength == bytes.count && curlSeen.body == kitSeen.body)
             #expect(curlSeen.method == "PUT")
         }

@@ -24,6 +24,10 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case decompressionFailed(reason: String)
     /// The session is over (the refresh token was refused); the user must sign in again.
     case sessionExpired
+    /// The server's certificate was refused (an unknown authority, a wrong name, or a key that
+    /// matches none of the ``ServerTrust`` pins); the reason names which. Never retried: the
+    /// same server would present the same certificate.
+    case untrustedServer(reason: String)
     /// Any other transport failure, described.
     case transport(reason: String)
 
@@ -48,6 +52,8 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
             Sentence.end("The compressed response could not be decoded: \(reason)")
         case .sessionExpired:
             "Your session has ended. Please sign in again."
+        case .untrustedServer(let reason):
+            Sentence.end("The server's certificate is not trusted: \(reason)")
         case .transport(let reason):
             Sentence.end("The request failed: \(reason)")
         }

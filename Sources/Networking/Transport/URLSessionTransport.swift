@@ -37,6 +37,27 @@ public struct URLSessionTransport: HTTPTransport {
         (session, delegate) = Self.shared
     }
 
+    /// Would make a transport that believes only what `trust` says, but cannot yet.
+    ///
+    /// On Linux, FoundationNetworking verifies certificates inside libcurl and never asks the
+    /// session's delegate about server trust, so there is nowhere to check a root or a pin; this
+    /// kit does not implement the Security-framework check on Apple platforms either. Rather than
+    /// send requests that silently skip the pins, this always throws: use
+    /// `AsyncHTTPClientTransport(trust:)` from `NetworkingAsyncHTTPClient`.
+    ///
+    /// - Throws: ``ServerTrustError/unsupported(reason:)``, always.
+    public init(trust: ServerTrust) throws(ServerTrustError) {
+        #if canImport(FoundationNetworking)
+            throw .unsupported(
+                reason:
+                    "URLSession on Linux verifies certificates in libcurl and offers no trust hook; "
+                    + "use AsyncHTTPClientTransport(trust:)")
+        #else
+            throw .unsupported(
+                reason: "URLSessionTransport does not check pins yet; use AsyncHTTPClientTransport(trust:)")
+        #endif
+    }
+
     /// Sends `request`; this one exchange, body included, is bounded by `options.timeout`.
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse

@@ -33,6 +33,8 @@ struct Echo: Codable, Sendable {
     var headers: [String: String]
     var body: String
     var bodyLength: Int
+    /// The `Host` the request named (HTTP/1.1's header, which Hummingbird keeps as the authority).
+    var authority: String?
 }
 
 /// The fields `/form` decodes with Hummingbird's own form decoder.
@@ -69,7 +71,8 @@ enum KitTestRoutes {
             return try KitTestRoutes.json(
                 Echo(
                     method: request.method.rawValue, path: request.uri.path, rawQuery: request.uri.query,
-                    query: query, headers: headers, body: String(buffer: body), bodyLength: body.readableBytes))
+                    query: query, headers: headers, body: String(buffer: body), bodyLength: body.readableBytes,
+                    authority: request.head.authority))
         }
         router.get("/echo", use: echo)
         router.post("/echo", use: echo)

@@ -72,6 +72,7 @@ struct TracingLayer<Next: ExchangeLayer>: ExchangeLayer {
         case .responseTooLarge: "response_too_large"
         case .decompressionFailed: "decompression_failed"
         case .sessionExpired: "session_expired"
+        case .untrustedServer: "untrusted_server"
         case .transport: "transport"
         }
     }
