@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "BazaarAPI", targets: ["BazaarAPI"]),
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingAsyncHTTPClient", targets: ["NetworkingAsyncHTTPClient"]),
+        .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
@@ -121,6 +122,15 @@ let package = Package(
                 asyncHTTPClient("NIOTLS", "swift-nio"),
                 asyncHTTPClient("Crypto", "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strict
+        ),
+        // A transport with no network, for adopters' tests: stubs, recorded exchanges, latency, failures.
+        .target(
+            name: "NetworkingTesting",
+            dependencies: [
+                "Networking",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strict
         ),
@@ -486,6 +496,7 @@ let package = Package(
             name: "NetworkingTests",
             dependencies: [
                 "NetworkingAsyncHTTPClient",
+                "NetworkingTesting",
                 "Networking",
                 "TestSupport",
                 marketplace("Tracing", "swift-distributed-tracing"),
@@ -581,7 +592,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ProductsTests",
-            dependencies: ["Products", "Dependencies", "Session", "Networking", "BazaarAPI", "TestSupport"],
+            dependencies: [
+                "Products", "Dependencies", "Session", "Networking", "NetworkingTesting", "BazaarAPI", "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
