@@ -21,6 +21,11 @@ func asyncHTTPClient(_ name: String, _ package: String) -> Target.Dependency {
     .product(name: name, package: package, condition: .when(traits: ["AsyncHTTPClient", "Marketplace"]))
 }
 
+/// swift-metrics, for NetworkingMetrics: resolved only with the `Metrics` trait (or the whole package).
+func metrics(_ name: String) -> Target.Dependency {
+    .product(name: name, package: "swift-metrics", condition: .when(traits: ["Metrics", "Marketplace"]))
+}
+
 let package = Package(
     name: "Bazaar",
     platforms: [.macOS(.v15)],
@@ -29,6 +34,7 @@ let package = Package(
         .library(name: "Networking", targets: ["Networking"]),
         .library(name: "NetworkingAsyncHTTPClient", targets: ["NetworkingAsyncHTTPClient"]),
         .library(name: "NetworkingTesting", targets: ["NetworkingTesting"]),
+        .library(name: "NetworkingMetrics", targets: ["NetworkingMetrics"]),
         .library(name: "Session", targets: ["Session"]),
         .library(name: "Dependencies", targets: ["Dependencies"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
@@ -50,6 +56,7 @@ let package = Package(
     // its engines, the app and the tools. A package's default traits are both, so this one builds whole.
     traits: [
         .trait(name: "AsyncHTTPClient", description: "The kit's AsyncHTTPClient transport, on SwiftNIO."),
+        .trait(name: "Metrics", description: "NetworkingMetrics: the kit's request metrics in swift-metrics."),
         .trait(name: "Marketplace", description: "The server, both storage engines, the app and the tools."),
         .default(enabledTraits: ["AsyncHTTPClient", "Marketplace"]),
     ],
@@ -132,6 +139,12 @@ let package = Package(
                 "Networking",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: strict
+        ),
+        // Request metrics in swift-metrics, as a RequestEventMonitor.
+        .target(
+            name: "NetworkingMetrics",
+            dependencies: ["Networking", metrics("CoreMetrics")],
             swiftSettings: strict
         ),
         .target(
@@ -497,6 +510,8 @@ let package = Package(
             dependencies: [
                 "NetworkingAsyncHTTPClient",
                 "NetworkingTesting",
+                "NetworkingMetrics",
+                marketplace("MetricsTestKit", "swift-metrics"),
                 "Networking",
                 "TestSupport",
                 marketplace("Tracing", "swift-distributed-tracing"),

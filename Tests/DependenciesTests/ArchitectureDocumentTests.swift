@@ -92,7 +92,7 @@ enum TargetGraph {
     }
 
     /// Every `.target` and `.executableTarget` of a manifest with its quoted (local) dependencies;
-    /// `.product(...)` dependencies (also through `marketplace(...)` and `asyncHTTPClient(...)`) and
+    /// `.product(...)` dependencies (also through `marketplace(...)`, `asyncHTTPClient(...)` and `metrics(...)`) and
     /// test targets are left out.
     static func declared(in manifest: String) -> [String: Set<String>] {
         var graph: [String: Set<String>] = [:]
@@ -101,7 +101,7 @@ enum TargetGraph {
         for match in manifest.matches(of: pattern) {
             let list = String(match.output.3 ?? "")
             // Products, whether named directly or through the manifest's trait-gated helpers.
-            let withoutProducts = list.replacing(#/(\.product|marketplace|asyncHTTPClient)\([^)]*\)/#, with: "")
+            let withoutProducts = list.replacing(#/(\.product|marketplace|asyncHTTPClient|metrics)\([^)]*\)/#, with: "")
                 .replacing(#/\/\/[^\n]*/#, with: "")
             let names = withoutProducts.matches(of: #/"([^"]+)"/#).map { String($0.output.1) }
             graph[String(match.output.2)] = Set(names)

@@ -32,6 +32,10 @@ public struct NetworkRequestPerformer: Sendable {
     /// (the default) for no tracing at all. Hand in the tracer your app made (with swift-otel,
     /// say), not necessarily the one bootstrapped globally.
     public var tracer: (any Tracer)? = nil
+    /// Who is told of every request's events (started, adapted, retried, served from cache,
+    /// finished with its numbers); empty (the default) for nobody, at no cost. See
+    /// ``RequestEventMonitor``.
+    public var monitors: [any RequestEventMonitor] = []
     /// The `User-Agent` set on requests that carry none (`Bazaar/<version>` by default; `nil` sends
     /// whatever the transport adds on its own).
     public var userAgent: String? = KitVersion.userAgent
@@ -128,16 +132,18 @@ public struct NetworkRequestPerformer: Sendable {
     var pipeline: some ExchangeLayer {
         LoggingLayer(
             logger: logger,
-            next: TracingLayer(
-                tracer: tracer,
-                next: InterceptorLayer(
-                    interceptors: interceptors, userAgent: userAgent,
-                    next: CacheLayer(
-                        cache: cache,
-                        next: AuthorizationLayer(
-                            next: RetryLayer(
-                                logger: logger, sleep: sleep, random: random, now: now,
-                                next: TransportLayer(transport: transport)))))))
+            next: MonitorLayer(
+                monitors: monitors,
+                next: TracingLayer(
+                    tracer: tracer,
+                    next: InterceptorLayer(
+                        interceptors: interceptors, userAgent: userAgent,
+                        next: CacheLayer(
+                            cache: cache,
+                            next: AuthorizationLayer(
+                                next: RetryLayer(
+                                    logger: logger, sleep: sleep, random: random, now: now,
+                                    next: TransportLayer(transport: transport))))))))
     }
 }
 

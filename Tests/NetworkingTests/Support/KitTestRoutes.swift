@@ -188,7 +188,9 @@ enum KitTestRoutes {
                     ["error": ["code": "unavailable", "message": "Try again."]], status: .init(code: status),
                     headers: headers)
             }
-            return try KitTestRoutes.json(["attempt": count])
+            // `maxAge` makes the success cacheable.
+            let cacheControl = request.uri.queryParameters.get("maxAge").map { "max-age=\($0)" }
+            return try KitTestRoutes.json(["attempt": count], headers: cacheControl.map { [.cacheControl: $0] } ?? [:])
         }
         router.get("/flaky/{name}", use: flaky)
         router.post("/flaky/{name}", use: flaky)

@@ -1,7 +1,7 @@
 /// One stage of ``NetworkRequestPerformer``'s pipeline: it does its one job and hands the request
 /// to the next stage, then sees the answer on the way back.
 ///
-/// The stages, outermost first: ``LoggingLayer`` → ``TracingLayer`` → ``InterceptorLayer`` → ``CacheLayer`` →
+/// The stages, outermost first: ``LoggingLayer`` → ``MonitorLayer`` → ``TracingLayer`` → ``InterceptorLayer`` → ``CacheLayer`` →
 /// ``AuthorizationLayer`` → ``RetryLayer`` → ``TransportLayer``. They nest as generic values, so a
 /// request passes through them with no existential calls and no allocation of its own.
 protocol ExchangeLayer: Sendable {
@@ -26,6 +26,8 @@ struct ExchangeContext: Sendable {
     let retryPolicy: RetryPolicy
     /// What the transport honours for one attempt (the retry stage shortens its timeout near `end`).
     var transfer: TransferOptions
+    /// Where the inner stages tell the performer's monitors what happens; `nil` with none.
+    var events: RequestEventSink? = nil
 }
 
 /// What comes back up the pipeline: the answer and how it was obtained, for the log.

@@ -25,12 +25,14 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
             policy: context.retryPolicy, mayRetry: RetryRules.mayRetry(request),
             attemptTimeout: context.transfer.timeout)
         var attemptContext = context
+        context.events?.emit(.adapted(request.head))
         while true {
             switch schedule.beforeAttempt(left: context.end.map { $0 - .now }) {
             case .attempt(let timeout): attemptContext.transfer.timeout = timeout
             default: throw .timedOut
             }
             let outcome: Result<ExchangeResult, NetworkError>
+            context.events?.attempts.add()
             do {
                 outcome = .success(try await next.exchange(copy request, attemptContext))
             } catch {
@@ -42,6 +44,14 @@ struct RetryLayer<Next: ExchangeLayer>: ExchangeLayer {
                 var result = try outcome.get()
                 result.source = .network(attempts: schedule.attempt)
                 return result
+            }
+            if let events = context.events {
+                let reason: RetryReason =
+                    switch outcome {
+                    case .success(let result): .status(result.response.status.code)
+                    case .failure(let error): .failure(error)
+                    }
+                events.emit(.retrying(attempt: schedule.attempt - 1, reason: reason, delay: delay))
             }
             logger.debug(
                 "retrying request",

@@ -61,21 +61,7 @@ struct TracingLayer<Next: ExchangeLayer>: ExchangeLayer {
     }
 
     /// A short, low-cardinality name for what went wrong, as `error.type` wants.
-    static func errorType(_ error: NetworkError) -> String {
-        switch error {
-        case .noConnection: "no_connection"
-        case .timedOut: "timed_out"
-        case .cancelled: "cancelled"
-        case .httpStatus(let failure): "\(failure.status.code)"
-        case .decodingFailed: "decoding_failed"
-        case .requestBuildFailed: "request_build_failed"
-        case .responseTooLarge: "response_too_large"
-        case .decompressionFailed: "decompression_failed"
-        case .sessionExpired: "session_expired"
-        case .untrustedServer: "untrusted_server"
-        case .transport: "transport"
-        }
-    }
+    static func errorType(_ error: NetworkError) -> String { NetworkErrorKind.name(error) }
 }
 
 /// Writes propagation fields (`traceparent`, `tracestate`…) into a request's header fields,
