@@ -4,6 +4,8 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
+@testable import BazaarServer
+
 /// `/v1/products/{id}/photos*` over HTTP on every backend.
 @Suite("Product photo routes")
 struct ProductPhotoRoutesTests {
@@ -153,6 +155,54 @@ struct ProductPhotoRoutesTests {
             #expect(
                 try await client.get(APIRoutes.product.path(product.id)).decode(Product.self).photoURLs
                     == added.photoURLs)
+        }
+    }
+
+    @Test(
+        "a photo answers Range: 206 with the bytes asked for, 416 past its end, and the whole photo when If-Range names another version",
+        arguments: StorageKind.available)
+    func rangeRequests(storage: StorageKind) async throws {
+        try await BazaarTestHarness.withServer(on: storage) { client in
+            let seller = try await client.register("rae")
+            let product = try await client.createProduct("Lamp", token: seller.tokens.accessToken)
+            let added = try await Self.add(
+                client, product, Self.jpeg, type: "image/jpeg", token: seller.tokens.accessToken)
+            let url = try added.decode(Product.self).photoURLs[0]
+            let whole = try await client.get(url)
+            expectStatus(whole, 200)
+            #expect(whole.headers.first(name: "Accept-Ranges") == "bytes")
+            let etag = try #require(whole.headers.first(name: "ETag"))
+            let length = whole.body.count
+
+            let middle = try await client.get(url, headers: [("Range", "bytes=100-1099"), ("If-Range", etag)])
+            expectStatus(middle, 206)
+            #expect(middle.body == whole.body[100..<1100])
+            #expect(middle.headers.first(name: "Content-Range") == "bytes 100-1099/\(length)")
+            let rest = try await client.get(url, headers: [("Range", "bytes=1100-")])
+            expectStatus(rest, 206)
+            #expect(whole.body[0..<100] + middle.body + rest.body == whole.body, "the parts make the photo again")
+            let tail = try await client.get(url, headers: [("Range", "bytes=-10")])
+            #expect(tail.body == whole.body.suffix(10))
+
+            let past = try await client.get(url, headers: [("Range", "bytes=\(length)-")])
+            expectStatus(past, 416)
+            #expect(past.headers.first(name: "Content-Range") == "bytes */\(length)")
+            let changed = try await client.get(url, headers: [("Range", "bytes=100-"), ("If-Range", "\"other\"")])
+            expectStatus(changed, 200)
+            #expect(changed.body == whole.body)
+        }
+    }
+
+    @Test("Range headers are read as RFC 9110 says, and anything else means the whole body")
+    func rangeHeaderParsing() {
+        let cases: [(String, ByteRangeRequest)] = [
+            ("bytes=0-9", .part(0...9)), ("bytes=5-", .part(5...99)), ("bytes=-10", .part(90...99)),
+            ("bytes=90-500", .part(90...99)), ("bytes=-500", .part(0...99)), ("bytes=100-", .unsatisfiable),
+            ("bytes=-0", .unsatisfiable), ("bytes=9-5", .whole), ("bytes=0-1,5-6", .whole), ("items=0-5", .whole),
+            ("bytes=x-5", .whole), ("bytes=-", .whole),
+        ]
+        for (header, expected) in cases {
+            #expect(ByteRangeRequest(header: header, length: 100) == expected, "\(header)")
         }
     }
 }

@@ -64,7 +64,21 @@ enum UploadedImage {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = photo.mediaType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
+        headers[.acceptRanges] = "bytes"
+        // Ranges, so an app resumes a download cut in the middle (the ETag makes `If-Range` safe).
+        switch ByteRangeRequest(request, length: photo.data.count, etag: etag) {
+        case .whole:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: photo.data)))
+        case .part(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(photo.data.count)"
+            let start = photo.data.startIndex + range.lowerBound
+            let part = photo.data[start..<(start + range.count)]
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: part)))
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(photo.data.count)"
+            headers[.contentType] = nil
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
     }
 }
 
