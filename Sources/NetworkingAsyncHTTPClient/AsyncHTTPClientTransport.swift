@@ -144,6 +144,54 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
+    /// Streams the answer's body to `body` as it arrives, under AsyncHTTPClient's back-pressure:
+    /// memory stays at a few chunks whatever the size. Asks for the body as it is
+    /// (`Accept-Encoding: identity`), so byte ranges mean bytes of the file. `options.timeout`
+    /// bounds the whole download.
+    public func download(_ request: TransportRequest, options: TransferOptions, into body: DownloadBody)
+        async throws(NetworkError) -> HTTPResponse
+    {
+        guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
+        else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
+        var tunnel: TrustTunnel?
+        var url = scheme + "://" + authority + path
+        var outgoing = HTTPClientRequest(url: url)
+        if let trusted {
+            let origin = try await trusted.tunnel(scheme: scheme, authority: authority)
+            tunnel = origin
+            url = origin.urlPrefix + path
+            outgoing = HTTPClientRequest(url: url)
+            outgoing.headers.replaceOrAdd(name: "Host", value: authority)
+        }
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
+        do {
+            let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(options.timeout))
+            var fields = HTTPFields()
+            for header in response.headers {
+                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            }
+            let head = HTTPResponse(status: .init(code: Int(response.status.code)), headerFields: fields)
+            guard body.accepts(head) else { return head }
+            let total = response.headers.first(name: "Content-Length").flatMap(Int64.init)
+            var received: Int64 = 0
+            for try await chunk in response.body {
+                try body.write(Data(buffer: chunk, byteTransferStrategy: .noCopy))
+                received += Int64(chunk.readableBytes)
+                options.progress?(TransferProgress(direction: .download, completedBytes: received, totalBytes: total))
+            }
+            return head
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            if let refusal = tunnel?.takeFailure() { throw refusal }
+            throw Self.map(error)
+        }
+    }
+
     /// The body as AsyncHTTPClient sends it: bytes in one write, or, when it streams from a file or
     /// progress is watched, chunk by chunk as the connection takes them.
     private func clientBody(_ body: HTTPBody, streamed: Bool) -> HTTPClient.Body {

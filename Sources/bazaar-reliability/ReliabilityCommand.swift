@@ -16,6 +16,6 @@ struct ReliabilityCommand: AsyncParsableCommand {
             file, prints one line per finding, and exits non-zero with a one-line reason when a \
             check fails.
             """,
-        subcommands: [CrashCommand.self, MalformedCommand.self]
+        subcommands: [CrashCommand.self, MalformedCommand.self, DownloadCommand.self]
     )
 }

@@ -1,3 +1,6 @@
+import Foundation
+import HTTPTypes
+
 /// Sends one request and returns the whole response: the seam between the kit and an HTTP stack.
 ///
 /// Implementations: ``URLSessionTransport`` (the default, here in `Networking`) and
@@ -8,6 +11,55 @@
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status.
     func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError) -> TransportResponse
+
+    /// Sends `request` and hands the response body to `body` as it arrives, if `body` accepts
+    /// the head; returns the head. `options.maxResponseBytes` does not apply: a download's size
+    /// is the caller's to judge, its memory is not (see ``NetworkRequestPerformer/download(_:to:keepingPartialFile:progress:)``).
+    ///
+    /// The default collects the whole answer with ``send(_:options:)`` and hands it over in one
+    /// piece; `AsyncHTTPClientTransport` streams it, so memory stays flat however large it is.
+    func download(_ request: TransportRequest, options: TransferOptions, into body: DownloadBody)
+        async throws(NetworkError) -> HTTPResponse
+}
+
+extension HTTPTransport {
+    /// Collects the answer with ``send(_:options:)``, then hands the body over whole.
+    public func download(_ request: TransportRequest, options: TransferOptions, into body: DownloadBody)
+        async throws(NetworkError) -> HTTPResponse
+    {
+        var options = options
+        options.maxResponseBytes = .max
+        let response = try await send(request, options: options)
+        guard body.accepts(response.head) else { return response.head }
+        try body.write(response.body)
+        return response.head
+    }
+}
+
+/// Where a download's body goes: told the head first, it says whether it wants the body, then
+/// takes the body chunk by chunk.
+public struct DownloadBody: Sendable {
+    /// Whether the body of an answer with this head is wanted (when not, it is not read).
+    public let accepts: @Sendable (HTTPResponse) -> Bool
+    /// Takes the next chunk; an error stops the download.
+    public let take: @Sendable (Data) throws -> Void
+
+    /// Makes a destination from its two steps.
+    public init(accepts: @escaping @Sendable (HTTPResponse) -> Bool, take: @escaping @Sendable (Data) throws -> Void) {
+        self.accepts = accepts
+        self.take = take
+    }
+
+    /// Hands `chunk` on, as the kit's error.
+    public func write(_ chunk: Data) throws(NetworkError) {
+        do {
+            try take(chunk)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw .transport(reason: "the download could not be written: \(error)")
+        }
+    }
 }
 
 /// Per-request settings a transport honours.

@@ -148,6 +148,48 @@ enum KitTestRoutes {
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0x61, count: size)))
         }
 
+        // A file of `size` bytes (FilePattern, `version`) with an ETag, answering one `Range`
+        // (`bytes=N-`) when `If-Range` is absent or current; `cutAfter` closes the connection after
+        // that many body bytes, as a network cut does.
+        router.get("/file/{name}") { request, context -> Response in
+            let name = try context.parameters.require("name")
+            hits.hit("file-\(name)")
+            let size = request.uri.queryParameters.get("size", as: Int.self) ?? 1 << 20
+            let version = request.uri.queryParameters.get("version", as: Int.self) ?? 1
+            let cutAfter = request.uri.queryParameters.get("cutAfter", as: Int.self)
+            let etag = "\"v\(version)-\(size)\""
+            var headers: HTTPFields = [.eTag: etag, .acceptRanges: "bytes", .contentType: "application/octet-stream"]
+            var start = 0
+            var status = HTTPResponse.Status.ok
+            if let range = request.headers[.range], (request.headers[.ifRange] ?? etag) == etag,
+                range.hasPrefix("bytes="), range.hasSuffix("-"), let first = Int(range.dropFirst(6).dropLast())
+            {
+                guard first < size else {
+                    return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)"])
+                }
+                start = first
+                status = .partialContent
+                headers[.contentRange] = "bytes \(start)-\(size - 1)/\(size)"
+            }
+            headers[.contentLength] = "\(size - start)"
+            let block = ByteBuffer(bytes: FilePattern.block(version: version))
+            let first = start
+            return Response(
+                status: status, headers: headers,
+                body: ResponseBody { writer in
+                    let stop = cutAfter.map { min(size, first + $0) } ?? size
+                    var position = first
+                    while position < stop {
+                        let offset = position % FilePattern.blockSize
+                        let count = min(stop - position, FilePattern.blockSize - offset)
+                        try await writer.write(block.getSlice(at: offset, length: count) ?? ByteBuffer())
+                        position += count
+                    }
+                    if stop < size { throw CancellationError() }
+                    try await writer.finish(nil)
+                })
+        }
+
         // Sends the head at once, then one small chunk every 100 ms for `ms` milliseconds.
         router.get("/slow") { request, _ -> Response in
             hits.hit("slow")
