@@ -79,7 +79,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// chain, the host name, or the key with its pin); a plain `http` URL is refused the same way.
     /// AsyncHTTPClient offers no hook to see the certificate it verified, so TLS for these
     /// requests is made by the kit, in-process, behind a Unix socket that `client` speaks plain
-    /// HTTP to (see the `ServerTrust` article). Timeouts, retries and decompression are as usual.
+    /// HTTP to (see the "Trusting a server" article in `Networking`). Timeouts, retries and decompression are as usual.
     ///
     /// - Throws: ``ServerTrustError/invalidCertificate(reason:)`` for a root that is not a
     ///   certificate.
