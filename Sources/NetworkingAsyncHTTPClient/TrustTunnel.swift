@@ -114,11 +114,13 @@ private struct Origin: Sendable {
             do {
                 try await checked.get()
             } catch {
-                try? await origin.channel.close()
+                // Closed through the async wrapper: it finishes its writer first, which NIO requires
+                // of every NIOAsyncChannel (a bare channel close trapped in a test run).
+                try? await origin.executeThenClose { _, _ in }
                 throw error
             }
         } catch {
-            try? await client.channel.close()
+            try? await client.executeThenClose { _, _ in }
             return Self.failure(error)
         }
         do {
