@@ -98,22 +98,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: TransportRequest, options: TransferOptions) async throws(NetworkError)
         -> TransportResponse
     {
-        // Joined from the request's parts as text: AsyncHTTPClient parses the string once itself.
-        guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
-        else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
+        let (url, tunnel, host) = try await target(of: request)
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.head.headerFields.count + 2)
         for field in request.head.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
-        var tunnel: TrustTunnel?
-        var url = scheme + "://" + authority + path
-        if let trusted {
-            let origin = try await trusted.tunnel(scheme: scheme, authority: authority)
-            tunnel = origin
-            url = origin.urlPrefix + path
-            headers.replaceOrAdd(name: "Host", value: authority)
-        }
+        if let host { headers.replaceOrAdd(name: "Host", value: host) }
         if decompresses, request.head.headerFields[.acceptEncoding] == nil {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
@@ -124,7 +115,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 method: NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue),
                 headers: headers, body: request.body.map { clientBody($0, streamed: options.progress != nil) })
         } catch {
-            throw .requestBuildFailed(.invalidPath(path))
+            throw .requestBuildFailed(.invalidPath(request.head.path ?? ""))
         }
         let collector = ResponseCollector(
             options: options, decompresses: decompresses, isHead: request.head.method == .head,
@@ -151,22 +142,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func download(_ request: TransportRequest, options: TransferOptions, into body: DownloadBody)
         async throws(NetworkError) -> HTTPResponse
     {
-        guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
-        else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
-        var tunnel: TrustTunnel?
-        var url = scheme + "://" + authority + path
+        let (url, tunnel, host) = try await target(of: request)
         var outgoing = HTTPClientRequest(url: url)
-        if let trusted {
-            let origin = try await trusted.tunnel(scheme: scheme, authority: authority)
-            tunnel = origin
-            url = origin.urlPrefix + path
-            outgoing = HTTPClientRequest(url: url)
-            outgoing.headers.replaceOrAdd(name: "Host", value: authority)
-        }
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.head.method.rawValue)
         for field in request.head.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
+        if let host { outgoing.headers.replaceOrAdd(name: "Host", value: host) }
         outgoing.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
         do {
             let response = try await client.execute(outgoing, deadline: .now() + TimeAmount(options.timeout))
@@ -190,6 +172,19 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             if let refusal = tunnel?.takeFailure() { throw refusal }
             throw Self.map(error)
         }
+    }
+
+    /// Where `request` goes, for `send` and `download` alike: its URL joined as text (AsyncHTTPClient
+    /// parses the string once itself), or, on a trusting transport, the origin's tunnel with the
+    /// `Host` to send, since the URL then names the tunnel's socket.
+    private func target(of request: TransportRequest) async throws(NetworkError)
+        -> (url: String, tunnel: TrustTunnel?, host: String?)
+    {
+        guard let scheme = request.head.scheme, let authority = request.head.authority, let path = request.head.path
+        else { throw .requestBuildFailed(.invalidPath(request.head.path ?? "")) }
+        guard let trusted else { return (scheme + "://" + authority + path, nil, nil) }
+        let tunnel = try await trusted.tunnel(scheme: scheme, authority: authority)
+        return (tunnel.urlPrefix + path, tunnel, authority)
     }
 
     /// The body as AsyncHTTPClient sends it: bytes in one write, or, when it streams from a file or
