@@ -37,6 +37,19 @@ public final class ManualClock: Clock, Sendable {
     /// How many sleeps are waiting on the clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Whether `count` sleeps are waiting on the clock before `timeout` passes in real time: the
+    /// way a test learns that the code under test has reached its wait (a backoff, a latency, a
+    /// drain) before it moves the clock. Reading ``sleeperCount`` once instead races the task
+    /// that is about to sleep.
+    public func sleepers(reach count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+        await within(timeout, else: false) {
+            while self.sleeperCount < count {
+                do { try await Task.sleep(for: .milliseconds(1)) } catch { return false }
+            }
+            return true
+        }
+    }
+
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { state in
             state.nextId += 1

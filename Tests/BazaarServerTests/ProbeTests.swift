@@ -34,9 +34,7 @@ struct ProbeTests {
 
             let stopping = Task { await server.stop() }
             // The drain gate is asleep on the manual clock once the shutdown has reached it.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while clock.sleeperCount == 0, ContinuousClock.now < deadline { await Task.yield() }
-            #expect(clock.sleeperCount == 1, "the drain began")
+            #expect(await clock.sleepers(reach: 1, within: .seconds(20)), "the drain began")
             expectError(try await client.get(APIRoutes.healthReady.template), 503, code: "service_unavailable")
             expectStatus(try await client.get(APIRoutes.healthLive.template), 200)
             expectStatus(try await client.get(APIRoutes.me.template, token: ada.tokens.accessToken), 200)

@@ -75,7 +75,7 @@ struct StubTransportTests {
         let transport = StubTransport(latency: .seconds(60), clock: clock)
         transport.stub(.get, "/slow", with: .status(200))
         let slow = Task { try await Self.client(transport).send(Get<Echo>(path: "/slow")) }
-        #expect(await within(.seconds(10), else: false) { clock.sleeperCount == 1 })
+        #expect(await clock.sleepers(reach: 1))
         slow.cancel()
         await #expect(throws: NetworkError.cancelled) { _ = try await slow.value }
 

@@ -80,7 +80,7 @@ struct StubbedProductListTests {
         let list = ProductListLogicController(network: NonAuthenticatedNetworkController(client: client))
         let states = await list.states()
         let loading = Task { await list.send(.load(query: nil)) }
-        #expect(await within(.seconds(10), else: false) { clock.sleeperCount == 1 })
+        #expect(await clock.sleepers(reach: 1))
         var iterator = states.makeAsyncIterator()
         #expect(await iterator.next() == .loading)
         clock.advance(by: .seconds(3))
