@@ -27,6 +27,9 @@ public actor MessagesLogicController: MessagesLogic {
     /// While followed: every unsent outbox entry, kept by one task from a snapshot and the ordered
     /// updates after it, so a read that raced an update never puts a delivered entry back.
     private var unsent: [OutboxEntry]?
+    /// While followed: the ids ``unsent`` has heard of (in the snapshot or an update). For any
+    /// other id, the entry `enqueue` returned is the newest news, its update still on the way.
+    private var tracked: Set<String> = []
     private var following = 0
 
     /// Makes the logic for `target`, sending through `outbox` and listening on `connection`.
@@ -100,7 +103,13 @@ public actor MessagesLogicController: MessagesLogic {
         guard content != nil else { return await load() }
         guard let conversationID = content?.conversation.id else { return present() }
         do {
-            _ = try await outbox.enqueue(body, photos: photos, to: .conversation(id: conversationID))
+            let entry = try await outbox.enqueue(body, photos: photos, to: .conversation(id: conversationID))
+            // Known to the follower: its list is at least as new (the worker may have delivered it
+            // already). Not yet known: the snapshot predates the insert and the update is queued.
+            if var followed = unsent, tracked.insert(entry.id).inserted {
+                followed.append(entry)
+                unsent = followed
+            }
             // Read back rather than appended: the worker may have delivered it already.
             content?.pending = await pending(for: conversationID)
             return present()
@@ -158,7 +167,10 @@ public actor MessagesLogicController: MessagesLogic {
             }
             await group.waitForAll()
         }
-        if generation == following { unsent = nil }
+        if generation == following {
+            unsent = nil
+            tracked = []
+        }
     }
 
     private func apply(_ event: LiveConnectionEvent) async {
@@ -181,6 +193,7 @@ public actor MessagesLogicController: MessagesLogic {
     private func trackOutbox() async {
         let stored = ((try? await outbox.entries()) ?? []).filter { !$0.state.isSent }
         unsent = stored
+        tracked.formUnion(stored.map(\.id))
         guard let current = content else { return }
         let delivered = current.pending.contains { shown in !stored.contains { $0.id == shown.id } }
         content?.pending = pending(in: stored, for: current.conversation.id)
@@ -188,10 +201,11 @@ public actor MessagesLogicController: MessagesLogic {
     }
 
     private func apply(_ entry: OutboxEntry) async {
-        if var tracked = unsent {
-            tracked.removeAll { $0.id == entry.id }
-            if !entry.state.isSent { tracked.append(entry) }
-            unsent = tracked.sorted { $0.createdAt < $1.createdAt }
+        if var followed = unsent {
+            followed.removeAll { $0.id == entry.id }
+            if !entry.state.isSent { followed.append(entry) }
+            unsent = followed.sorted { $0.createdAt < $1.createdAt }
+            tracked.insert(entry.id)
         }
         guard let current = content, case .conversation(let id) = entry.recipient, id == current.conversation.id else {
             return

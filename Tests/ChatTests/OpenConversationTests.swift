@@ -106,6 +106,31 @@ struct OpenConversationTests {
         }
     }
 
+    @Test("a message sent while the screen is followed is in the state the send returns")
+    func queuedWhileFollowed() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: "una", password: "password123", displayName: "Una")
+            let seller = try await fixture.raw.register("uri")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let outbox = try Outbox.testOutbox(in: folder, for: buyer)
+            let module = ChatModule(session: buyer, outbox: outbox)
+            // Once followed, the screen's pending list comes from the outbox's updates; the send's
+            // own return races the update of the insert it made, and must not lose it.
+            for round in 1...5 {
+                let logic = module.messagesScreen(user: seller.user, product: nil).logic
+                _ = await logic.send(.load)
+                var states = await logic.states().makeAsyncIterator()
+                _ = await states.next()  // the state at subscription
+                _ = await states.next()  // published once the outbox is followed
+                let sent = await logic.send(.send("round \(round)"))
+                #expect(sent.content?.pending.map(\.body).last == "round \(round)", "round \(round): \(sent)")
+                #expect(sent.content?.pending.count == round, "round \(round)")
+            }
+        }
+    }
+
     @Test("a sent message moves from queued to the history by itself, exactly once")
     func outboxQueuedThenSent() async throws {
         try await SessionFixture.with { fixture in
