@@ -91,6 +91,19 @@ public final class EventSocket: Sendable {
         return nil
     }
 
+    /// The first event that `matches`, dropping those before it; `nil` when none arrives within
+    /// `timeout`. On PostgreSQL events reach a socket through LISTEN/NOTIFY, so the events of
+    /// writes made just before it connected can still arrive: a test that needs a clean start
+    /// causes a marker event and waits for it here.
+    public func first(within timeout: Duration, where matches: (LiveEvent) -> Bool) async -> LiveEvent? {
+        let deadline = ContinuousClock.now + timeout
+        while case let left = deadline - ContinuousClock.now, left > .zero {
+            guard let event = await next(timeout: left) else { return nil }
+            if matches(event) { return event }
+        }
+        return nil
+    }
+
     /// The close frame the server ends the socket with (its code and reason), waiting at most
     /// `timeout` for it; `nil` when the socket is still open then (or ended without a close frame).
     public func serverClosed(within timeout: Duration) async -> Close? {
