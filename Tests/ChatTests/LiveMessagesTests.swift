@@ -28,8 +28,10 @@ struct LiveMessagesTests {
                 .messagesScreen(user: seller.user, product: nil)
             let opened = await screen.logic.send(.load)
             let conversationID = try #require(opened.content?.conversation.id)
+            let events = await connection.subscribe()
             let states = await screen.logic.states()
-            #expect(await first(states, within: .seconds(10)) { _ in true } != nil, "connected and caught up")
+            // Sent only once the socket is up, so it can arrive live and not by a refresh.
+            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "connected")
             _ = try await fixture.raw.sendMessage(
                 "just listed it", in: conversationID, token: seller.tokens.accessToken)
             let live = await first(states, within: .seconds(10)) {
@@ -221,8 +223,10 @@ struct LiveMessagesTests {
         let screen = ChatModule(session: buyer, outbox: outbox, connection: connection)
             .messagesScreen(user: seller.user, product: nil)
         let conversationID = try #require(await screen.logic.send(.load).content?.conversation.id)
+        let events = await connection.subscribe()
         let states = await screen.logic.states()
-        #expect(await first(states, within: .seconds(10)) { _ in true } != nil)
+        // Connected first, so what follows is a reconnection and its catch-up.
+        #expect(await within(.seconds(10), else: false) { await events.contains(.connected) })
 
         await server.stop()
         configuration.port = server.port

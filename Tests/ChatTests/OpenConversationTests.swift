@@ -77,7 +77,8 @@ struct OpenConversationTests {
                 return (await logic.states(), id)
             }()
             #expect(await first(states, within: .seconds(10)) { $0.content != nil } != nil)
-            try await Task.sleep(for: .milliseconds(300))
+            // The screen's socket is up on the server before the message is sent: it comes live.
+            #expect(try await fixture.waitForServerLiveSockets(1) == 1)
             _ = try await fixture.raw.sendMessage(
                 "are you there?", in: conversationID, token: seller.tokens.accessToken)
             let arrived = await first(states, within: .seconds(10)) {
