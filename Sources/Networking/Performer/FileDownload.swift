@@ -53,8 +53,9 @@ extension NetworkRequestPerformer {
             offset = size
             etag = saved
         } else {
-            try? files.removeItem(at: partial)
-            try? files.removeItem(at: etagFile)
+            // A partial file without its ETag cannot be resumed: start over, or say why not.
+            try files.removeIfPresent(partial)
+            try files.removeIfPresent(etagFile)
         }
         var request = request
         if offset > 0, let etag {
@@ -86,10 +87,12 @@ extension NetworkRequestPerformer {
             let head = try outcome.mapError(DownloadError.network).get()
             try writer.verdict(for: head)
             try files.replacing(destination, with: partial)
+            // The file is complete; an ETag left behind only makes the next download start over.
             try? files.removeItem(at: etagFile)
             return destination
         } catch {
             if !keepingPartialFile {
+                // Best effort beside the error thrown: a file left here is started over next time.
                 try? files.removeItem(at: partial)
                 try? files.removeItem(at: etagFile)
             }
@@ -99,10 +102,20 @@ extension NetworkRequestPerformer {
 }
 
 extension FileManager {
+    /// Removes `file` when it is there; throws when it is there and cannot be removed.
+    fileprivate func removeIfPresent(_ file: URL) throws(DownloadError) {
+        guard fileExists(atPath: file.path) else { return }
+        do {
+            try removeItem(at: file)
+        } catch {
+            throw .file(reason: "\(error)")
+        }
+    }
+
     /// Moves `source` to `destination`, replacing what is there.
     fileprivate func replacing(_ destination: URL, with source: URL) throws(DownloadError) {
+        try removeIfPresent(destination)
         do {
-            if fileExists(atPath: destination.path) { try removeItem(at: destination) }
             try moveItem(at: source, to: destination)
         } catch {
             throw .file(reason: "\(error)")
@@ -147,7 +160,8 @@ private final class PartialFileWriter: Sendable {
                     if let etag = head.headerFields[.eTag] {
                         try etag.write(to: etagFile, atomically: true, encoding: .utf8)
                     } else {
-                        try? files.removeItem(at: etagFile)
+                        // An old ETag beside new bytes would refuse the next resume as changed.
+                        try files.removeIfPresent(etagFile)
                     }
                 }
                 let handle = try FileHandle(forWritingTo: partial)
