@@ -14,10 +14,20 @@ import Synchronization
 /// everything written meanwhile, so no event is lost in the gap, and drops the page cache (a
 /// product may have been added unheard). Its connection state also tells
 /// ``DatabaseAvailability`` when the database is back. Old rows are pruned every minute.
+///
+/// It also keeps the store's ``ActiveSessionMemo`` honest: a `revoked` event makes the memo
+/// forget those sessions before anything else is told, each ping that succeeds once it has caught
+/// up renews the memo's lease (``memoLease``), and losing the connection suspends the memo at once.
 struct PostgresEventListener: Service {
+    /// How long after a successful ping the memo of active sessions is believed: a ping a second,
+    /// so a connection that died without a word leaves a revocation unheard for at most this.
+    static let memoLease = Duration.seconds(2)
+
     let url: PostgresURL
     /// This replica's sockets and cache of encoded public reads.
     let sink: any LiveEventSink
+    /// The store's memo of active sessions.
+    let activeSessions: ActiveSessionMemo
     let availability: DatabaseAvailability
     /// How long handled events and login failures are kept.
     let retention: Duration
@@ -64,6 +74,8 @@ struct PostgresEventListener: Service {
                     try await listenOnce(cursor)
                 }
             } catch {
+                // Revocations made elsewhere may now go unheard: every check asks the database.
+                activeSessions.suspend()
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }
                 // Only a failed connection attempt says the database is unreachable; a listening
                 // connection that dropped (one backend ended, say) is simply made again.
@@ -99,9 +111,10 @@ struct PostgresEventListener: Service {
             throw ListenerError.connectFailed(error)
         }
         let deliveryEnded = Mutex<(any Error)?>(nil)
+        let caughtUp = Atomic<Bool>(false)
         let delivery = Task {
             do {
-                try await deliver(on: connection, cursor)
+                try await deliver(on: connection, cursor) { caughtUp.store(true, ordering: .releasing) }
                 deliveryEnded.withLock { $0 = ListenerError.notificationsEnded }
             } catch {
                 deliveryEnded.withLock { $0 = error }
@@ -111,11 +124,15 @@ struct PostgresEventListener: Service {
             while true {
                 try await Task.sleep(for: .seconds(1))
                 if let error = deliveryEnded.withLock({ $0 }) { throw error }
+                let pinged = ContinuousClock.now
                 try await Deadline.run(.seconds(2), onTimeout: { ListenerError.timedOut }) {
                     try await connection.query("SELECT 1", logger: logger)
                 }
+                // Alive when the ping was sent, and every notification before its answer handled in order.
+                if caughtUp.load(ordering: .acquiring) { activeSessions.trust(until: pinged + Self.memoLease) }
             }
         } catch {
+            activeSessions.suspend()
             delivery.cancel()
             Task { try? await connection.close() }
             throw error
@@ -123,12 +140,16 @@ struct PostgresEventListener: Service {
     }
 
     /// Listens on the connection and delivers what each notification announces.
-    private func deliver(on connection: PostgresConnection, _ cursor: Cursor) async throws {
+    /// Calls `caughtUp` once everything written before it listened has been delivered.
+    private func deliver(
+        on connection: PostgresConnection, _ cursor: Cursor, caughtUp: @escaping @Sendable () -> Void
+    ) async throws {
         try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
             // Listening now: whatever commits from here on is notified, so reading now misses
             // nothing written while there was no connection (or before the first one).
             sink.productsChanged()
             try await catchUp(connection, cursor)
+            caughtUp()
             availability.markUp()
             cursor.pause = .milliseconds(100)
             for try await _ in notifications {
@@ -160,7 +181,9 @@ struct PostgresEventListener: Service {
                 switch PostgresEventBus.Kind(rawValue: kind) {
                 case .live: await sink.deliver(frame: frame, to: userIds)
                 case .products: sink.productsChanged()
-                case .revoked: await sink.sessionsRevoked(userIds)
+                case .revoked:
+                    activeSessions.forget(userIds)  // session ids, for this kind
+                    await sink.sessionsRevoked(userIds)
                 case nil: logger.warning("unknown live event kind", metadata: ["kind": "\(kind)"])
                 }
                 cursor.lastSeq = seq

@@ -17,7 +17,7 @@ extension PostgresStore {
     /// when it commits.
     public func eraseAccount(userId: String, now: Date) async throws {
         let millis = StoredValues.millis(now)
-        try await database.withTransaction { transaction in
+        let revoked = try await database.withTransaction { transaction in
             // The user's row first, locked: a sign-in or a write racing the erasure waits for it.
             try await transaction.rows("SELECT 1 FROM users WHERE id = \(userId) FOR UPDATE")
             let revoked = try await Self.revokeSessions(of: userId, except: nil, atMillis: millis, in: transaction)
@@ -62,6 +62,8 @@ extension PostgresStore {
                     deleted_at = \(millis)
                 WHERE id = \(userId)
                 """)
+            return revoked
         }
+        activeSessions.forget(revoked)
     }
 }

@@ -21,7 +21,10 @@ extension PostgresStore {
         {
             let held: Bool?
             do {
-                held = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
+                let applied = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
+                // A suspension's sessions end here at once (other replicas hear of them by the listener).
+                activeSessions.forget(applied.revokedSessions)
+                held = applied.held
             } catch  where Self.isUniqueViolation(error) {
                 // A report's open twin (the only unique key a plan's write may break outside a claim).
                 throw StoreError.conflict("report")
@@ -57,14 +60,18 @@ extension PostgresStore {
     /// transaction: a product taken down (the plan's timeline lines, its offers declined, update
     /// the same conversation rows, and one statement cannot change a row twice), and a suspension
     /// (its revoked sessions are announced by the statement that revokes them).
+    ///
+    /// Also answers the sessions a suspension revoked, for this replica's memo to forget.
     private func applyApart(_ plan: WritePlan, expecting expected: (id: String, version: Int64)?, now: Date)
-        async throws -> Bool?
+        async throws -> (held: Bool?, revokedSessions: [String])
     {
         try await database.withTransaction { transaction in
             if let expected {
                 let rows = try await transaction.rows(
                     "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
-                guard let version = try rows.first?.decode(Int64.self), version == expected.version else { return nil }
+                guard let version = try rows.first?.decode(Int64.self), version == expected.version else {
+                    return (nil, [])
+                }
             }
             if let attached = plan.attachedPhotos {
                 let rows = try await transaction.rows(
@@ -74,12 +81,12 @@ extension PostgresStore {
                       AND conversation_id = \(attached.conversationId) AND message_id IS NULL
                     FOR UPDATE
                     """)
-                guard rows.count == Set(attached.ids).count else { return nil }
+                guard rows.count == Set(attached.ids).count else { return (nil, []) }
             }
             if let reportId = plan.expectedOpenReport {
                 // Two moderators resolving one report at once: the second waits here, then finds it resolved.
                 let rows = try await transaction.rows("SELECT status FROM reports WHERE id = \(reportId) FOR UPDATE")
-                guard try rows.first?.decode(String.self) == ReportStatus.open.rawValue else { return nil }
+                guard try rows.first?.decode(String.self) == ReportStatus.open.rawValue else { return (nil, []) }
             }
             let apart = plan.writes.filter(\.runsApart)
             var statement = PlanStatement()
@@ -88,29 +95,31 @@ extension PostgresStore {
             guard let row = try await transaction.rows(statement.query(atMillis: millis)).first else {
                 throw StoreError.corrupt("a plan's statement answered no row")
             }
+            var revoked: [String] = []
             for write in apart {
                 if case .suspendUser(let userId) = write {
-                    try await Self.suspend(userId, atMillis: millis, in: transaction)
+                    revoked += try await Self.suspend(userId, atMillis: millis, in: transaction)
                 } else {
                     var second = PlanStatement()
                     try Self.add(write, at: millis, to: &second)
                     _ = try await transaction.rows(second.query(atMillis: millis))
                 }
             }
-            return try row.decode(([Bool], Int64?).self).0.first ?? true
+            return (try row.decode(([Bool], Int64?).self).0.first ?? true, revoked)
         }
     }
 
     /// Suspends a user inside `transaction`: sign-ins refused, listings hidden, every session
     /// revoked and the revocation announced to every replica when the transaction commits.
     private static func suspend(_ userId: String, atMillis millis: Int64, in transaction: PostgresTransaction)
-        async throws
+        async throws -> [String]
     {
         try await transaction.rows(
             "UPDATE users SET suspended_at = COALESCE(suspended_at, \(millis)) WHERE id = \(userId)")
         try await transaction.rows("UPDATE products SET hidden = TRUE WHERE seller_id = \(userId) AND NOT hidden")
         let revoked = try await revokeSessions(of: userId, except: nil, atMillis: millis, in: transaction)
         if !revoked.isEmpty { try await transaction.rows(announceRevocation(of: revoked, at: millis)) }
+        return revoked
     }
 
     /// Applies plans as one statement; answers, for each in order, whether its claim (if any) held.

@@ -4,9 +4,10 @@ import PostgresNIO
 
 extension PostgresStore {
     /// Deletes what the retention policy no longer keeps, in one transaction (the same rows as
-    /// `SQLiteStore.prune`).
+    /// `SQLiteStore.prune`). Sessions deleted before they were revoked (their refresh tokens
+    /// gone) are announced as revoked, so no replica's ``ActiveSessionMemo`` keeps them.
     public func prune(_ cutoffs: RetentionCutoffs) async throws -> PruneCounts {
-        try await database.withTransaction { transaction in
+        let (counts, ended) = try await database.withTransaction { transaction in
             var counts = PruneCounts()
             counts.idempotencyKeys = try await Self.count(
                 transaction.rows(
@@ -22,17 +23,20 @@ extension PostgresStore {
                         RETURNING 1)
                     SELECT COUNT(*) FROM gone
                     """))
-            counts.sessions = try await Self.count(
-                transaction.rows(
-                    """
-                    WITH gone AS (
-                        DELETE FROM sessions
-                        WHERE revoked_at < \(cutoffs.endedSessions)
-                           OR (created_at < \(cutoffs.endedSessions)
-                               AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = sessions.id))
-                        RETURNING 1)
-                    SELECT COUNT(*) FROM gone
-                    """))
+            let sessions = try await transaction.rows(
+                """
+                DELETE FROM sessions
+                WHERE revoked_at < \(cutoffs.endedSessions)
+                   OR (created_at < \(cutoffs.endedSessions)
+                       AND NOT EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = sessions.id))
+                RETURNING id, revoked_at IS NULL
+                """
+            ).map { try $0.decode((String, Bool).self) }
+            counts.sessions = sessions.count
+            let ended = sessions.filter(\.1).map(\.0)
+            if !ended.isEmpty {
+                try await transaction.rows(Self.announceRevocation(of: ended, at: cutoffs.now))
+            }
             counts.notifications = try await Self.count(
                 transaction.rows(
                     "WITH gone AS (DELETE FROM notifications WHERE created_at < \(cutoffs.notifications) RETURNING 1) SELECT COUNT(*) FROM gone"
@@ -46,8 +50,10 @@ extension PostgresStore {
                         RETURNING 1)
                     SELECT COUNT(*) FROM gone
                     """))
-            return counts
+            return (counts, ended)
         }
+        activeSessions.forget(ended)
+        return counts
     }
 
     /// The one `COUNT(*)` of `rows`.

@@ -41,7 +41,7 @@ extension PostgresStore {
         hash: String, newHash: String, newExpiresAt: Date, now: Date, reuseInterval: Duration
     ) async throws -> RefreshOutcome {
         let nowMillis = StoredValues.millis(now)
-        return try await database.withTransaction { transaction in
+        let outcome: RefreshOutcome = try await database.withTransaction { transaction in
             guard
                 let row = try await transaction.rows(
                     """
@@ -92,11 +92,15 @@ extension PostgresStore {
                 return .rotated(userId: userId, sessionId: sessionId)
             }
         }
+        if case .reused(let sessionId) = outcome { activeSessions.forget(sessionId) }
+        return outcome
     }
 
     /// Revokes a session (its refresh tokens stop working with it) and announces the revocation
     /// in the same statement, so every replica closes the session's sockets once it commits.
     public func revokeSession(id: String, now: Date) async throws {
+        // Also when the write fails: whether it committed is then unknown, and the database decides.
+        defer { activeSessions.forget(id) }
         let nowMillis = StoredValues.millis(now)
         try await database.rows(
             """
@@ -113,9 +117,15 @@ extension PostgresStore {
         "SELECT bazaar_publish(\(PostgresEventBus.Kind.revoked.rawValue), \(sessionIds), '', \(nowMillis))"
     }
 
-    /// Whether the session exists and is not revoked.
+    /// Whether the session exists and is not revoked; a session found active is remembered
+    /// (``ActiveSessionMemo``) until a revocation reaches this replica or the listener stops
+    /// vouching for the memo.
     public func isSessionActive(id: String) async throws -> Bool {
-        try await !database.execute(PreparedStatements.ActiveSession(sessionId: id)).isEmpty
+        if activeSessions.isKnownActive(id) { return true }
+        let generation = activeSessions.generation
+        let active = try await !database.execute(PreparedStatements.ActiveSession(sessionId: id)).isEmpty
+        if active { activeSessions.remember(id, readAt: generation) }
+        return active
     }
 
     public func session(id: String) async throws -> SessionRecord? {
@@ -136,22 +146,26 @@ extension PostgresStore {
     @discardableResult
     public func revokeSessions(userId: String, except: String?, now: Date) async throws -> [String] {
         let millis = StoredValues.millis(now)
-        return try await database.withTransaction { transaction in
+        let revoked = try await database.withTransaction { transaction in
             let revoked = try await Self.revokeSessions(of: userId, except: except, atMillis: millis, in: transaction)
             if !revoked.isEmpty { try await transaction.rows(Self.announceRevocation(of: revoked, at: millis)) }
             return revoked
         }
+        activeSessions.forget(revoked)
+        return revoked
     }
 
     /// Stores the new hash and revokes (and announces) the other sessions in one transaction.
     public func setPassword(userId: String, hash: String, keepingSession sessionId: String, now: Date) async throws {
         let millis = StoredValues.millis(now)
-        try await database.withTransaction { transaction in
+        let revoked = try await database.withTransaction { transaction in
             try await transaction.rows("UPDATE users SET password_hash = \(hash) WHERE id = \(userId)")
             let revoked = try await Self.revokeSessions(
                 of: userId, except: sessionId, atMillis: millis, in: transaction)
             if !revoked.isEmpty { try await transaction.rows(Self.announceRevocation(of: revoked, at: millis)) }
+            return revoked
         }
+        activeSessions.forget(revoked)
     }
 
     /// Revokes every session of `userId` but `except` that is not revoked yet; returns their ids.

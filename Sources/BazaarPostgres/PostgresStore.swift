@@ -21,11 +21,22 @@ public struct PostgresStore: BazaarStore {
 
     /// Groups the plans that arrive while others are being applied into one statement.
     let groupCommit: PlanGroupCommit
+    /// Sessions found active, believed while this replica's event listener vouches for the memo
+    /// (``ActiveSessionMemo``): the session check of an authenticated request is then no round trip.
+    let activeSessions: ActiveSessionMemo
 
     /// A store on `database`, applying at most `maximumStatementsInFlight` plan statements at once
     /// (each of up to 32 plans), so the plans leave room in the pool for reads.
-    init(database: PostgresDatabase, maximumStatementsInFlight: Int = 4) {
+    ///
+    /// - Parameter activeSessions: the memo this replica's ``PostgresEventListener`` keeps (it
+    ///   forgets sessions revoked elsewhere and holds the memo's lease); the default, never
+    ///   trusted, asks the database on every check.
+    init(
+        database: PostgresDatabase, maximumStatementsInFlight: Int = 4,
+        activeSessions: ActiveSessionMemo = ActiveSessionMemo(leased: true)
+    ) {
         self.database = database
+        self.activeSessions = activeSessions
         groupCommit = PlanGroupCommit(maximumInFlight: maximumStatementsInFlight, maximumPlans: 32) { plans in
             try await Self.applyTogether(plans, on: database)
         }

@@ -68,6 +68,15 @@ public enum PostgresTestDatabase {
         return ended.value
     }
 
+    /// Marks every session of `userId` revoked in the table alone, announcing nothing (as an
+    /// operator's hand would): what a replica still accepts then, it answers from its memory.
+    public static func revokeSessionsSilently(of userId: String, on database: PostgresURL) async throws {
+        try await onServer(database) { connection, logger in
+            try await connection.query(
+                "UPDATE sessions SET revoked_at = 1 WHERE user_id = \(userId) AND revoked_at IS NULL", logger: logger)
+        }
+    }
+
     /// Brings the planner's statistics on `database` up to date, as autovacuum would in time.
     public static func analyse(_ database: PostgresURL) async throws {
         try await onServer(database) { connection, logger in

@@ -6,7 +6,8 @@ import Testing
 @testable import BazaarSQLite
 @testable import BazaarServer
 
-/// The SQLite store's memory of active sessions never outlives a revocation.
+/// The stores' memory of active sessions never outlives a revocation, and a leased one
+/// (PostgreSQL's) is believed only while its listener vouches for it.
 @Suite("ActiveSessionMemo")
 struct ActiveSessionMemoTests {
     @Test("a check that read the database before a revocation cannot remember the session after it")
@@ -31,6 +32,47 @@ struct ActiveSessionMemoTests {
         memo.remember("new", readAt: generation)
         #expect(memo.isKnownActive("s0") == false)
         #expect(memo.isKnownActive("new"))
+    }
+
+    @Test("a leased memo is believed only within its lease, and a suspension forgets everything")
+    func leasedMemo() {
+        let memo = ActiveSessionMemo(leased: true)
+        memo.remember("s1", readAt: memo.generation)
+        #expect(memo.isKnownActive("s1") == false, "no lease yet: nothing is remembered")
+
+        memo.trust(until: .now + .seconds(60))
+        memo.remember("s1", readAt: memo.generation)
+        #expect(memo.isKnownActive("s1"))
+
+        let before = memo.generation  // a check reads "active" from the database…
+        memo.suspend()  // …the listener loses its connection…
+        memo.remember("s2", readAt: before)  // …and the check's answer arrives late.
+        #expect(memo.isKnownActive("s1") == false)
+        memo.remember("s2", readAt: memo.generation)
+        #expect(memo.isKnownActive("s2") == false, "suspended: nothing is remembered until the next lease")
+
+        memo.trust(until: .now + .seconds(60))
+        #expect(memo.isKnownActive("s1") == false, "a suspension forgot what it knew")
+        memo.remember("s3", readAt: memo.generation)
+        #expect(memo.isKnownActive("s3"))
+
+        let lapsing = ActiveSessionMemo(leased: true)
+        lapsing.trust(until: .now + .seconds(60))
+        lapsing.remember("s1", readAt: lapsing.generation)
+        lapsing.suspend()
+        lapsing.trust(until: .now - .seconds(1))  // a lease already over
+        lapsing.remember("s1", readAt: lapsing.generation)
+        #expect(lapsing.isKnownActive("s1") == false)
+    }
+
+    @Test("an unleased memo (SQLite's) is believed from the start, and forgetting several forgets each")
+    func unleasedMemo() {
+        let memo = ActiveSessionMemo()
+        for id in ["s1", "s2", "s3"] { memo.remember(id, readAt: memo.generation) }
+        memo.forget(["s1", "s3"])
+        #expect(memo.isKnownActive("s1") == false)
+        #expect(memo.isKnownActive("s2"))
+        #expect(memo.isKnownActive("s3") == false)
     }
 
     @Test("a session the store found active and then revoked is inactive at once, on every path")
