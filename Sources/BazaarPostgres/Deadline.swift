@@ -115,7 +115,8 @@ final class DeadlineSweeper: Sendable {
             defer { state.sweeping = true }
             return (id, !state.sweeping)
         }
-        if startSweeping { Task { await sweep() } }
+        // Detached: the sweeper outlives the request that armed it and takes none of its task-locals.
+        if startSweeping { Task.detached { await self.sweep() } }
         return Entry(id: id)
     }
 
