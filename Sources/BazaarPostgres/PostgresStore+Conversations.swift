@@ -68,13 +68,11 @@ extension PostgresStore {
         // Members never change, so the membership check is usually answered from memory: one round trip per page.
         guard let members = try await conversationMembers(id: conversationId), members.other(than: viewerId) != nil
         else { return nil }
-        let rows = try await database.rows(
-            """
-            SELECT \(unescaped: Self.messageColumns) FROM messages
-            WHERE conversation_id = \(conversationId) AND (\(position)::BIGINT IS NULL OR seq < \(position))
-            ORDER BY seq DESC LIMIT \(limit + 1)
-            """)
-        return try Self.slice(rows, limit: limit, map: Self.message)
+        let rows = try await database.execute(
+            PreparedStatements.MessagesPage(
+                conversationId: conversationId, before: position ?? .max, limit: Int64(limit) + 1))
+        let page = rows.prefix(limit)
+        return Slice(items: page.map(\.message), next: rows.count > limit ? page.last?.seq : nil)
     }
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {

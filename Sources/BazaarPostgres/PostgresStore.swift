@@ -116,14 +116,20 @@ extension PostgresStore {
 
     /// A message from a row of ``messageColumns``, decoded by position (no lookup by name per cell).
     static func message(_ row: PostgresRow) throws -> Message {
-        let (id, _, conversationId, senderId, body, createdAt, kind, offerId, removed, attachments) = try row.decode(
+        try sequencedMessage(row).message
+    }
+
+    /// A message and its position from a row of ``messageColumns``.
+    static func sequencedMessage(_ row: PostgresRow) throws -> (seq: Int64, message: Message) {
+        let (id, seq, conversationId, senderId, body, createdAt, kind, offerId, removed, attachments) = try row.decode(
             (String, Int64, String, String, String, Int64, String, String?, Bool, String).self)
-        return Message(
+        let message = Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
             createdAt: StoredValues.date(createdAt), kind: try StoredValues.decode(kind, as: "a message's kind"),
             offerId: offerId, removed: removed,
             // A removed message shows none of its photos.
             attachments: removed ? [] : PhotoEntry.attachments(column: attachments, conversationId: conversationId))
+        return (seq, message)
     }
 
     /// A message from columns named `prefix + name`.

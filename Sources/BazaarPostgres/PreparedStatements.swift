@@ -1,3 +1,4 @@
+import BazaarAPI
 import PostgresNIO
 
 /// The statements every authenticated request or every live event runs, prepared once per
@@ -24,6 +25,33 @@ enum PreparedStatements {
 
         func decodeRow(_ row: PostgresRow) throws -> Int32 {
             try row.decode(Int32.self)
+        }
+    }
+
+    /// A page of a conversation's messages, newest first, before a position (`Int64.max` for the
+    /// newest): the history page every chat screen opens with. `seq < $2` rather than
+    /// `$2 IS NULL OR …`, so the generic plan PostgreSQL keeps for it still ranges over the index.
+    struct MessagesPage: PostgresPreparedStatement {
+        static let sql = """
+            SELECT \(PostgresStore.messageColumns) FROM messages
+            WHERE conversation_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3
+            """
+        typealias Row = (seq: Int64, message: Message)
+
+        var conversationId: String
+        var before: Int64
+        var limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(conversationId)
+            bindings.append(before)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try PostgresStore.sequencedMessage(row)
         }
     }
 
