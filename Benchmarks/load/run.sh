@@ -255,6 +255,12 @@ if ("product reads", "bazaar-server/postgres") in by:
     pg_reads, pg_mix = by[("product reads", "bazaar-server/postgres")], by[("mix", "bazaar-server/postgres")]
     print(f"on PostgreSQL: product reads {pg_reads['rps']:.0f} req/s = {pg_reads['rps'] / bare['rps']:.2f} of the ceiling; "
           f"mix {pg_mix['rps']:.0f} req/s = {pg_mix['rps'] / mix_bare['rps']:.2f} of the ceiling")
+    # Cached reads touch no database: PostgreSQL's own CPU meanwhile (background work on wrk's core) is the suspect.
+    pg_reads_row = next(r for r in rows if (r["label"], r["target"]) == ("product reads", "bazaar-server/postgres"))
+    pg_mix_row = next(r for r in rows if (r["label"], r["target"]) == ("mix", "bazaar-server/postgres"))
+    print(f"  postgres CPU during the product reads {pg_reads_row['postgres_cpu_s']:.2f} s, during the mix "
+          f"{pg_mix_row['postgres_cpu_s']:.2f} s; server CPU per mix request {per_request_ms(pg_mix_row, 'server_cpu_s'):.3f} ms "
+          f"(SQLite: {per_request_ms(next(r for r in rows if (r['label'], r['target']) == ('mix', 'bazaar-server')), 'server_cpu_s'):.3f} ms)")
 for row in rows:
     if row["label"] == "sends":
         print(f"write cost per message send on {row['target']}: {row['run']['rps']:.0f} sends/s, "
