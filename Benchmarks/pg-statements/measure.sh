@@ -97,6 +97,7 @@ cat >>"$CLUSTER/data/postgresql.conf" <<'CONF'
 shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = all
 pg_stat_statements.track_utility = on
+pg_stat_statements.track_planning = on
 pg_stat_statements.max = 10000
 logging_collector = on
 log_destination = 'jsonlog'
@@ -190,7 +191,7 @@ sql -c "SELECT 'bazaar-measure: window end'" >/dev/null
 after="$(sql -F ' ' -c "$SNAPSHOT")"
 # Whitespace folded to one space, so each statement is one line of tab-separated fields.
 sql -F $'\t' -c "
-    SELECT calls, rows, toplevel, regexp_replace(query, '\s+', ' ', 'g')
+    SELECT calls, rows, toplevel, total_plan_time, total_exec_time, regexp_replace(query, '\s+', ' ', 'g')
     FROM pg_stat_statements JOIN pg_database d ON d.oid = dbid
     WHERE d.datname = '$DATABASE' ORDER BY toplevel DESC, calls DESC, query" >"$WORK/statements.tsv"
 
@@ -233,14 +234,17 @@ print(f"== {binary}")
 print(f"   {n} sends in {elapsed:.1f} s ({n / elapsed:.0f}/s), one after another")
 print()
 print(f"Statements per send (pg_stat_statements, database {database}):")
-print(f"  {'per send':>8}  {'rows/call':>9}  {'level':<6}  {'whose':<8}  statement")
+print(f"  {'per send':>8}  {'rows/call':>9}  {'plan ms':>7}  {'exec ms':>7}  {'level':<6}  {'whose':<8}  statement")
 totals = defaultdict(int)
 with open(statements_file) as f:
     for line in f:
-        calls, rows, toplevel, text = line.rstrip("\n").split("\t", 3)
+        calls, rows, toplevel, plan_ms, exec_ms, text = line.rstrip("\n").split("\t", 5)
         level = "top" if toplevel == "t" else "nested"
         totals[(level, whose(text))] += int(calls)
-        print(f"  {int(calls) / n:8.3f}  {int(rows) / int(calls):9.2f}  {level:<6}  {whose(text):<8}  {short(text)}")
+        # Per call; a nested statement's time is also inside the statement that ran it.
+        plan, execute = float(plan_ms) / int(calls), float(exec_ms) / int(calls)
+        print(f"  {int(calls) / n:8.3f}  {int(rows) / int(calls):9.2f}  {plan:7.3f}  {execute:7.3f}  {level:<6}  "
+              f"{whose(text):<8}  {short(text)}")
 top_send, top_listener = totals[("top", "send")], totals[("top", "listener")]
 nested = sum(count for (level, _), count in totals.items() if level == "nested")
 print(f"  top-level, sent by the server: {per(top_send + top_listener)} = the send's path {per(top_send)}"
