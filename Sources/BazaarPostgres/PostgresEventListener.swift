@@ -16,8 +16,10 @@ import Synchronization
 /// ``DatabaseAvailability`` when the database is back. Old rows are pruned every minute.
 ///
 /// It also keeps the store's ``ActiveSessionMemo`` honest: a `revoked` event makes the memo
-/// forget those sessions before anything else is told, each ping that succeeds once it has caught
-/// up renews the memo's lease (``memoLease``), and losing the connection suspends the memo at once.
+/// forget those sessions before anything else is told; each ping that succeeds once it has caught
+/// up renews the memo's lease (``memoLease``) from when the ping was sent, or from when the
+/// delivery still under way began, whichever is earlier (so a delivery stuck for longer than the
+/// lease lets the memo lapse too); and losing the connection suspends the memo at once.
 struct PostgresEventListener: Service {
     /// How long after a successful ping the memo of active sessions is believed: a ping a second,
     /// so a connection that died without a word leaves a revocation unheard for at most this.
@@ -35,6 +37,40 @@ struct PostgresEventListener: Service {
     let startAfter: Int64
     let now: @Sendable () -> Date
     let logger: Logger
+
+    /// How far one connection's delivery has got, for the lease of the memo of active sessions.
+    final class Delivery: Sendable {
+        private struct State {
+            var caughtUp = false
+            /// When the catch-up under way began; `nil` while waiting for a notification.
+            var busySince: ContinuousClock.Instant?
+        }
+
+        private let state = Mutex(State())
+
+        /// A catch-up begins.
+        func began() {
+            state.withLock { $0.busySince = .now }
+        }
+
+        /// A catch-up has delivered everything it read.
+        func ended() {
+            state.withLock { state in
+                state.busySince = nil
+                state.caughtUp = true
+            }
+        }
+
+        /// From when the memo may be vouched for after a ping sent at `pinged`: `nil` before the
+        /// first catch-up has ended, else the earlier of `pinged` and the start of the catch-up
+        /// under way (revocations it has yet to reach may have committed since then).
+        func vouchedFrom(pinged: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            state.withLock { state in
+                guard state.caughtUp else { return nil }
+                return min(pinged, state.busySince ?? pinged)
+            }
+        }
+    }
 
     /// The position reached and the pause before reconnecting, kept across reconnections.
     private final class Cursor: Sendable {
@@ -111,10 +147,10 @@ struct PostgresEventListener: Service {
             throw ListenerError.connectFailed(error)
         }
         let deliveryEnded = Mutex<(any Error)?>(nil)
-        let caughtUp = Atomic<Bool>(false)
+        let progress = Delivery()
         let delivery = Task {
             do {
-                try await deliver(on: connection, cursor) { caughtUp.store(true, ordering: .releasing) }
+                try await deliver(on: connection, cursor, progress)
                 deliveryEnded.withLock { $0 = ListenerError.notificationsEnded }
             } catch {
                 deliveryEnded.withLock { $0 = error }
@@ -128,8 +164,11 @@ struct PostgresEventListener: Service {
                 try await Deadline.run(.seconds(2), onTimeout: { ListenerError.timedOut }) {
                     try await connection.query("SELECT 1", logger: logger)
                 }
-                // Alive when the ping was sent, and every notification before its answer handled in order.
-                if caughtUp.load(ordering: .acquiring) { activeSessions.trust(until: pinged + Self.memoLease) }
+                // The connection was alive when the ping was sent, so a revocation committed before then
+                // has been notified; it is delivered unless a catch-up is still under way.
+                if let from = progress.vouchedFrom(pinged: pinged) {
+                    activeSessions.trust(until: from + Self.memoLease)
+                }
             }
         } catch {
             activeSessions.suspend()
@@ -139,21 +178,22 @@ struct PostgresEventListener: Service {
         }
     }
 
-    /// Listens on the connection and delivers what each notification announces.
-    /// Calls `caughtUp` once everything written before it listened has been delivered.
-    private func deliver(
-        on connection: PostgresConnection, _ cursor: Cursor, caughtUp: @escaping @Sendable () -> Void
-    ) async throws {
+    /// Listens on the connection and delivers what each notification announces, telling
+    /// `progress` when each catch-up begins and ends.
+    private func deliver(on connection: PostgresConnection, _ cursor: Cursor, _ progress: Delivery) async throws {
         try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
             // Listening now: whatever commits from here on is notified, so reading now misses
             // nothing written while there was no connection (or before the first one).
             sink.productsChanged()
+            progress.began()
             try await catchUp(connection, cursor)
-            caughtUp()
+            progress.ended()
             availability.markUp()
             cursor.pause = .milliseconds(100)
             for try await _ in notifications {
+                progress.began()
                 try await catchUp(connection, cursor)
+                progress.ended()
                 try await pruneIfDue(connection, cursor)
             }
         }

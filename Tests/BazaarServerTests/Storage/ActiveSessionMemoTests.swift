@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import BazaarPostgres
 @testable import BazaarSQLite
 @testable import BazaarServer
 
@@ -63,6 +64,22 @@ struct ActiveSessionMemoTests {
         lapsing.trust(until: .now - .seconds(1))  // a lease already over
         lapsing.remember("s1", readAt: lapsing.generation)
         #expect(lapsing.isKnownActive("s1") == false)
+    }
+
+    @Test("the listener vouches for the memo only once caught up, and never past a delivery still under way")
+    func listenerVouchesFromItsDelivery() {
+        let delivery = PostgresEventListener.Delivery()
+        let pinged = ContinuousClock.now
+        #expect(delivery.vouchedFrom(pinged: pinged) == nil, "before the first catch-up has ended")
+        delivery.began()
+        delivery.ended()
+        #expect(delivery.vouchedFrom(pinged: pinged) == pinged, "idle: from when the ping was sent")
+        delivery.began()  // a catch-up that has not ended (stuck, say)
+        let later = ContinuousClock.now + .seconds(10)
+        let vouched = delivery.vouchedFrom(pinged: later)
+        #expect(vouched != nil && vouched! < later, "from when the catch-up under way began, not from the later ping")
+        delivery.ended()
+        #expect(delivery.vouchedFrom(pinged: later) == later)
     }
 
     @Test("an unleased memo (SQLite's) is believed from the start, and forgetting several forgets each")
