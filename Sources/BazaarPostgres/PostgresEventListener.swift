@@ -181,6 +181,7 @@ struct PostgresEventListener: Service {
     /// Listens on the connection and delivers what each notification announces, telling
     /// `progress` when each catch-up begins and ends.
     private func deliver(on connection: PostgresConnection, _ cursor: Cursor, _ progress: Delivery) async throws {
+        try await Self.prepareSession(connection, logger: logger)
         try await connection.listen(on: PostgresMigrations.eventChannel) { notifications in
             // Listening now: whatever commits from here on is notified, so reading now misses
             // nothing written while there was no connection (or before the first one).
@@ -197,6 +198,19 @@ struct PostgresEventListener: Service {
                 try await pruneIfDue(connection, cursor)
             }
         }
+    }
+
+    /// Readies the listener's connection before its first read: the reads of ``catchUp`` are
+    /// planned with their value each time (`plan_cache_mode = force_custom_plan`).
+    ///
+    /// `live_events` starts empty and grows by an event per write until its rows are pruned a
+    /// minute later. Left to itself, PostgreSQL keeps the generic plan of the prepared read from
+    /// its first runs, when the table was small: a scan of the whole table and a sort. Measured
+    /// under the load mix, that read then cost 2-8 ms of PostgreSQL's CPU, growing with the table,
+    /// for a handful of new rows, until an `ANALYZE` replanned it. Planned with the number it
+    /// starts after, it is a short walk of the primary key (0.02 ms) beside 0.08 ms of planning.
+    static func prepareSession(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SET plan_cache_mode = force_custom_plan", logger: logger)
     }
 
     /// Why listening stopped without an error of the connection's own.

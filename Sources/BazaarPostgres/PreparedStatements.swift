@@ -55,7 +55,10 @@ enum PreparedStatements {
         }
     }
 
-    /// The live events after a sequence number, oldest first, at most 500.
+    /// The live events after a sequence number, oldest first, at most 500. Run on the event
+    /// listener's connection, which plans it with its value each time
+    /// (``PostgresEventListener/prepareSession(_:logger:)``): a generic plan made while the table
+    /// was small scans all of it.
     struct LiveEventsAfter: PostgresPreparedStatement {
         static let sql = "SELECT seq, kind, user_ids, frame FROM live_events WHERE seq > $1 ORDER BY seq LIMIT 500"
         typealias Row = (seq: Int64, kind: String, userIds: [String], frame: String)
