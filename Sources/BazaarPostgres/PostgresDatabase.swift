@@ -124,6 +124,15 @@ package final class PostgresDatabase: Sendable {
         return try await spans.statement(Statement.sql) { try await guarded(run) }
     }
 
+    /// Runs `query` as the statement kept prepared under `number` in ``PlanShapes/shared`` (whose
+    /// text must be `query`'s) and returns its rows, under the same rules as ``rows(_:)``.
+    func rows(_ query: PostgresQuery, preparedAs number: Int) async throws -> [PostgresRow] {
+        func run<Number: ShapeNumber>(_: Number.Type) async throws -> [PostgresRow] {
+            try await execute(PlanShapeStatement<Number>(bindings: query.binds))
+        }
+        return try await run(PlanShapes.statementType(number))
+    }
+
     /// The deadline, the fast-fail gate and the error translation around one operation.
     private func guarded<Result: Sendable>(
         _ operation: @escaping @Sendable (PostgresClient) async throws -> Result

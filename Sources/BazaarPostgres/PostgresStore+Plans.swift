@@ -132,7 +132,14 @@ extension PostgresStore {
             try add(plan, now: now, to: &statement)
         }
         let latest = plans.map { StoredValues.millis($0.now) }.max() ?? 0
-        guard let row = try await database.rows(statement.query(atMillis: latest)).first else {
+        let query = statement.query(atMillis: latest)
+        let rows: [PostgresRow]
+        if let number = PlanShapes.shared.number(for: query.sql, plans: plans.count) {
+            rows = try await database.rows(query, preparedAs: number)
+        } else {
+            rows = try await database.rows(query)
+        }
+        guard let row = rows.first else {
             throw StoreError.corrupt("a plan's statement answered no row")
         }
         let (claimed, _) = try row.decode(([Bool], Int64?).self)
