@@ -121,8 +121,18 @@ extension PostgresStore {
 
     /// A message and its position from a row of ``messageColumns``.
     static func sequencedMessage(_ row: PostgresRow) throws -> (seq: Int64, message: Message) {
-        let (id, seq, conversationId, senderId, body, createdAt, kind, offerId, removed, attachments) = try row.decode(
-            (String, Int64, String, String, String, Int64, String, String?, Bool, String).self)
+        // Column by column (``ColumnReader``): a history page decodes fifty of these.
+        var columns = ColumnReader(row)
+        let id = try columns.next(String.self)
+        let seq = try columns.next(Int64.self)
+        let conversationId = try columns.next(String.self)
+        let senderId = try columns.next(String.self)
+        let body = try columns.next(String.self)
+        let createdAt = try columns.next(Int64.self)
+        let kind = try columns.next(String.self)
+        let offerId = try columns.next(String?.self)
+        let removed = try columns.next(Bool.self)
+        let attachments = try columns.next(String.self)
         let message = Message(
             id: id, conversationId: conversationId, senderId: senderId, body: body,
             createdAt: StoredValues.date(createdAt), kind: try StoredValues.decode(kind, as: "a message's kind"),
