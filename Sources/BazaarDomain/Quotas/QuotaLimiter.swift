@@ -24,6 +24,12 @@ package final class QuotaLimiter: Sendable {
         self.policy = policy
     }
 
+    /// Whether `action` has a quota at all: when it has none, a caller may skip working out the
+    /// subject (a client address from headers, say) that ``charge(_:by:)`` would ignore.
+    package func limits(_ action: QuotaAction) -> Bool {
+        policy.perMinute(action) != nil
+    }
+
     /// Counts one `action` by `subject` (a user id, or a client address for reads).
     ///
     /// - Throws: ``DomainError/rateLimited(_:retryAfter:)`` with `Retry-After` when the subject is over its quota.

@@ -11,8 +11,8 @@ public final class ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let requestCounters = Mutex<[String: CoreMetrics.Counter]>([:])
-    private let requestTimers = Mutex<[String: CoreMetrics.Timer]>([:])
+    /// A counter and a timer per route, method and status, made on their first request.
+    private let requestInstruments = Mutex<[RequestKey: RequestInstruments]>([:])
     private let refreshCounters = Mutex<[String: CoreMetrics.Counter]>([:])
     private let refreshTallies = Mutex<[String: Int]>([:])
     private let liveSockets: CoreMetrics.Gauge
@@ -39,23 +39,22 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Records one answered request.
+    ///
+    /// Called for every request, so it takes one lock and hashes the three parts as they are;
+    /// the label dimensions are built only the first time a route, method and status is seen.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let dimensions = [("route", route), ("method", method), ("status", String(status))]
-        let key = "\(route) \(method) \(status)"
-        let counter = requestCounters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: Name.requests, dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
+        let key = RequestKey(route: route, method: method, status: status)
+        let instruments = requestInstruments.withLock { instruments in
+            if let known = instruments[key] { return known }
+            let dimensions = [("route", route), ("method", method), ("status", String(status))]
+            let made = RequestInstruments(
+                counter: CoreMetrics.Counter(label: Name.requests, dimensions: dimensions, factory: factory),
+                timer: CoreMetrics.Timer(label: Name.requestDuration, dimensions: dimensions, factory: factory))
+            instruments[key] = made
+            return made
         }
-        let timer = requestTimers.withLock { timers in
-            if let timer = timers[key] { return timer }
-            let timer = CoreMetrics.Timer(label: Name.requestDuration, dimensions: dimensions, factory: factory)
-            timers[key] = timer
-            return timer
-        }
-        counter.increment()
-        timer.recordNanoseconds(
+        instruments.counter.increment()
+        instruments.timer.recordNanoseconds(
             Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
@@ -100,4 +99,17 @@ public final class ServerMetrics: Sendable {
     public func render() -> String {
         registry.emitToString()
     }
+}
+
+/// The labels one request is counted under.
+private struct RequestKey: Hashable {
+    let route: String
+    let method: String
+    let status: Int
+}
+
+/// The two instruments of one ``RequestKey``.
+private struct RequestInstruments {
+    let counter: CoreMetrics.Counter
+    let timer: CoreMetrics.Timer
 }

@@ -17,7 +17,7 @@ struct ReadQuotaMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        if request.method == .get, !Self.probes.contains(request.uri.path),
+        if request.method == .get, deps.quotas.limits(.read), !Self.probes.contains(request.uri.path),
             let address = deps.clientAddress(request, peer: context.clientAddress)
         {
             try deps.quotas.charge(.read, by: address)

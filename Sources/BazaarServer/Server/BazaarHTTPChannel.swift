@@ -12,13 +12,14 @@ import NIOHTTP1
 ///   hummingbird-websocket's empty 400 for failed upgrades.
 /// - A request the HTTP parser rejects gets a 400 and the connection is closed (the WebSocket
 ///   channel switches NIO's own error handling off, which left such connections hanging), after
-///   the answers to any valid requests pipelined before it.
+///   the answers to any valid requests pipelined before it (``RequestCycleHandler``).
 /// - A connection that has not sent a whole request head yet is closed when the server stops (see
 ///   ``QuiesceBeforeFirstRequest``), so a stop does not wait on a client's idle pooled connection,
 ///   nor on a half-sent head until the header timeout.
 ///
 /// It also adds the ``ConnectionPolicy``'s defences: the cap on connections per client address
-/// (``ConnectionCapHandler``), the header and idle timeouts (``ConnectionClock``), and, after a
+/// (``ConnectionCapHandler``), the header and idle timeouts (``ConnectionClock``, told by
+/// ``ConnectionTimeoutHandler`` and ``RequestCycleHandler``), and, after a
 /// WebSocket upgrade, the close of a socket whose client sends unmasked frames (``MaskedFrameGuard``).
 struct BazaarHTTPChannel: ServerChildChannel {
     typealias Value = HTTP1WebSocketUpgradeChannel.Value
@@ -40,9 +41,8 @@ struct BazaarHTTPChannel: ServerChildChannel {
             try pipeline.addHandler(QuiesceBeforeFirstRequest(clock: clock), position: .first)
             try pipeline.addHandler(ConnectionTimeoutHandler(clock: clock), position: .first)
             if let limiter { try pipeline.addHandler(ConnectionCapHandler(limiter: limiter), position: .first) }
-            try pipeline.addHandler(RequestCycleObserver(clock: clock), position: .before(upgrader))
+            try pipeline.addHandler(RequestCycleHandler(clock: clock), position: .before(upgrader))
             try pipeline.addHandler(UpgradeAuthGate(mayUpgrade: mayUpgrade, clock: clock), position: .before(upgrader))
-            try pipeline.addHandler(MalformedRequestResponder(), position: .last)
             try pipeline.addHandler(WebSocketUpgradeHook(), position: .last)
             return value
         }
@@ -141,98 +141,5 @@ final class UpgradeAuthGate: ChannelInboundHandler, RemovableChannelHandler {
 
     static func asksForUpgrade(_ head: HTTPRequestHead) -> Bool {
         head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
-    }
-}
-
-/// Answers a request the HTTP parser rejected with 400 and closes the connection, after the
-/// answers to the requests that arrived complete before it.
-///
-/// The parser rejects bytes as soon as it reads them, which with pipelining is before the router
-/// has answered the valid requests that came first on the connection: answering at once would put
-/// the 400 in their place and close the connection on their answers. So the handler counts the
-/// requests that pass it and the responses that pass back, and answers once the two agree. After a
-/// WebSocket upgrade no HTTP passes here any more and the handler leaves the pipeline.
-final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private enum State {
-        /// No parse error yet.
-        case serving
-        /// A parse error waits for the answers to the requests before it.
-        case rejecting
-        /// Answered (or closed); nothing more to do.
-        case done
-    }
-
-    private var state = State.serving
-    /// Requests that arrived in full (their `.end` passed).
-    private var requestsReceived = 0
-    /// Responses written in full (their `.end` passed).
-    private var responsesSent = 0
-    /// Whether a (final, not informational) response has started and not ended.
-    private var responseInProgress = false
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { requestsReceived += 1 }
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let part = unwrapOutboundIn(data)
-        switch part {
-        case .head(let head) where head.status.code >= 200:
-            responseInProgress = true
-        case .end where responseInProgress:
-            responseInProgress = false
-            responsesSent += 1
-        default:
-            break
-        }
-        context.write(data, promise: promise)
-        if case .end = part, state == .rejecting { rejectWhenCaughtUp(context: context) }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        context.fireUserInboundEventTriggered(event)
-        if event is HTTPServerUpgradeEvents {
-            // WebSocket frames follow, not HTTP parts.
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard error is HTTPParserError, state == .serving else {
-            context.fireErrorCaught(error)
-            return
-        }
-        state = .rejecting
-        rejectWhenCaughtUp(context: context)
-    }
-
-    /// Once every request that arrived in full has been answered, answers the broken one with 400
-    /// and closes; when the router already answered it (an early 413, say), only closes.
-    private func rejectWhenCaughtUp(context: ChannelHandlerContext) {
-        guard !responseInProgress, responsesSent >= requestsReceived else { return }
-        state = .done
-        guard responsesSent == requestsReceived else {
-            context.close(promise: nil)
-            return
-        }
-        let body = #"{"error":{"code":"malformed_request","message":"The request is not valid HTTP/1.1."}}"#
-        var buffer = context.channel.allocator.buffer(capacity: body.utf8.count)
-        buffer.writeString(body)
-        let headers = HTTPHeaders([
-            ("Connection", "close"), ("Content-Type", "application/json; charset=utf-8"),
-            ("Content-Length", String(buffer.readableBytes)),
-        ])
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
-            promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }

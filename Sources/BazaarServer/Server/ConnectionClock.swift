@@ -7,7 +7,7 @@ import NIOCore
 /// been written; after a WebSocket upgrade none runs at all (pings take over).
 ///
 /// Event-loop confined: it is told what happens by ``ConnectionTimeoutHandler`` (bytes off the
-/// socket) and ``RequestCycleObserver`` (request heads and ends, response ends), both on the
+/// socket) and ``RequestCycleHandler`` (request heads and ends, response ends), both on the
 /// connection's loop, and it closes through the socket-side handler's context.
 ///
 /// One timer, checked lazily: a phase change only moves ``deadline``. The timer is rescheduled
