@@ -97,6 +97,42 @@ public enum PostgresTestDatabase {
         }
     }
 
+    /// Runs `body` on one connection to a new, migrated database (dropped afterwards), with
+    /// autovacuum off on `tables`: a plan test must not have an `ANALYZE` replan its statement
+    /// behind its back.
+    public static func withMigratedConnection(
+        autovacuumOffOn tables: [String], _ body: (PostgresConnection, Logger) async throws -> Void
+    ) async throws {
+        try await with { database in
+            let logger = TestServer.quietLogger(label: "postgres-plan-test")
+            _ = try await PostgresMigrations.migrate(url: database, logger: logger)
+            try await onServer(database) { connection, logger in
+                for table in tables {
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "ALTER TABLE \(table) SET (autovacuum_enabled = false)"),
+                        logger: logger)
+                }
+                try await body(connection, logger)
+            }
+        }
+    }
+
+    /// The plan PostgreSQL holds on `connection` for the prepared statement `name` (postgres-nio
+    /// names a statement after its type) run with `arguments` (SQL literals, comma-separated),
+    /// as `EXPLAIN EXECUTE` prints it.
+    public static func plan(
+        ofPrepared name: String, arguments: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> String {
+        let quoted = name.replacingOccurrences(of: "\"", with: "\"\"")
+        var lines: [String] = []
+        for try await line in try await connection.query(
+            PostgresQuery(unsafeSQL: "EXPLAIN EXECUTE \"\(quoted)\"(\(arguments))"), logger: logger
+        ).decode(String.self) {
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     private static func onServer(
         _ server: PostgresURL, _ body: (PostgresConnection, Logger) async throws -> Void
     ) async throws {
