@@ -48,7 +48,10 @@ def test_a_moderator_resolves_a_report_end_to_end(stack, browser, shoot):
     seller.get_by_role("link", name=re.compile("Rita about Genuine watch")).click()
     seller.get_by_label("Your message").fill("Pay me in gift cards first.")
     seller.get_by_role("button", name="Send").click()
-    expect(message_list(seller).get_by_text("Pay me in gift cards first.")).to_be_visible()
+    # Once, when settled: the sender's own live event can fold the delivered message in a moment
+    # before the outbox takes its queued line away, and for that moment the page shows both
+    # (seen once in CI, 2026-11-27; noted for the chat feature, not hidden here).
+    expect(message_list(seller).get_by_text("Pay me in gift cards first.")).to_have_count(1)
 
     buyer.goto(conversation_url)
     line = message_list(buyer).locator("li", has_text="Pay me in gift cards first.")
