@@ -1,3 +1,4 @@
+import BazaarStorage
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -78,13 +79,13 @@ final class RequestIDSource: Sendable {
         return z ^ (z >> 31)
     }
 
-    /// Two words as 32 lowercase hex digits, written straight into the string's storage.
+    /// Two words as 32 lowercase hex digits (``Hex``'s), written straight into the string's storage
+    /// rather than through an array as `Hex.lowercase` does: this runs once per request.
     static func hex(_ first: UInt64, _ second: UInt64) -> String {
         String(unsafeUninitializedCapacity: 32) { buffer in
-            let digits: StaticString = "0123456789abcdef"
             func write(_ word: UInt64, at offset: Int) {
                 for index in 0..<16 {
-                    buffer[offset + index] = digits.utf8Start[Int((word >> UInt64(60 - 4 * index)) & 0xF)]
+                    buffer[offset + index] = Hex.digit(word >> UInt64(60 - 4 * index))
                 }
             }
             write(first, at: 0)
