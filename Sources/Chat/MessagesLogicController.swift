@@ -180,7 +180,7 @@ public actor MessagesLogicController: MessagesLogic {
             broadcast.publish(await refresh())
             await markIncomingRead()
         case .event(.messageCreated(let message)) where message.conversationId == current.conversation.id:
-            guard fold(message) else { return }
+            guard !current.awaitsOutboxDelivery(message), fold(message) else { return }
             broadcast.publish(present())
             if message.senderId == current.conversation.otherUser.id { await markIncomingRead() }
         case .event, .disconnected:

@@ -208,6 +208,56 @@ struct OpenConversationTests {
             await open.connection.stop()
         }
     }
+
+    @Test("the sender's own message shows once when its live event arrives before the outbox hears the server's answer")
+    func ownLiveEventWaitsForTheOutbox() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: "uma", password: "password123", displayName: "Uma")
+            let seller = try await fixture.raw.register("ulf")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
+            let deliverer = AnsweredLate(real: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: deliverer)
+            let logic = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(
+                user: seller.user, product: nil
+            ).logic
+            let conversationID = try #require(await logic.send(.load).content?.conversation.id)
+            let events = await connection.subscribe()
+            let states = await logic.states()
+            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "connected")
+            await logic.send(.send("does it come with the charger?"))
+            await outbox.start()
+            // The server has stored it and pushed it to the sender's socket; the outbox is still waiting.
+            let own = await first(events, within: .seconds(10)) { event in
+                if case .event(.messageCreated(let message)) = event {
+                    message.body == "does it come with the charger?"
+                } else {
+                    false
+                }
+            }
+            #expect(own != nil)
+            // The screen applies live events in order: once this reply shows, the sender's own event was applied.
+            _ = try await fixture.raw.sendMessage(
+                "yes, and the box", in: conversationID, token: seller.tokens.accessToken)
+            let reply = await first(states, within: .seconds(10)) {
+                $0.content?.messages.last?.body == "yes, and the box"
+            }
+            #expect(reply?.content?.messages.map(\.body) == ["yes, and the box"], "not also shown as delivered")
+            #expect(reply?.content?.pending.map(\.body) == ["does it come with the charger?"])
+            deliverer.answer()
+            let settled = await first(states, within: .seconds(10)) { $0.content?.pending.isEmpty == true }
+            // The two often share a millisecond, and the fold puts a tie after what is shown: each once, in any order.
+            #expect(
+                settled?.content?.messages.map(\.body).sorted() == [
+                    "does it come with the charger?", "yes, and the box",
+                ],
+                "folded once, by the outbox's delivery")
+            await outbox.stop()
+            await connection.stop()
+        }
+    }
 }
 
 /// What opening and sending cost in requests, counted by the real server.
@@ -276,6 +326,39 @@ struct MessagesRequestCountTests {
             #expect(
                 await logic.send(.refresh).content?.messages.filter { $0.body == "is it still for sale?" }.count == 1)
         }
+    }
+}
+
+/// The real deliverer, holding each post's answer back from the outbox (the server has the message
+/// by then) until the test calls ``answer()``.
+final class AnsweredLate: OutboxDeliverer {
+    let real: BazaarOutboxDeliverer
+    private let answered: AsyncStream<Void>
+    private let answering: AsyncStream<Void>.Continuation
+
+    init(real: BazaarOutboxDeliverer) {
+        self.real = real
+        (answered, answering) = AsyncStream.makeStream()
+    }
+
+    /// Lets every post held now or later return.
+    func answer() { answering.finish() }
+
+    func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String {
+        try await real.conversation(withUser: userID, aboutProduct: productID)
+    }
+
+    func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
+        try await real.upload(photo, to: conversationID)
+    }
+
+    func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
+        async throws(NetworkError) -> Message
+    {
+        let message = try await real.post(
+            body, attachmentIDs: attachmentIDs, to: conversationID, idempotencyKey: idempotencyKey)
+        for await _ in answered {}
+        return message
     }
 }
 

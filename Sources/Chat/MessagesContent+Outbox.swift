@@ -1,0 +1,19 @@
+import BazaarAPI
+import Dependencies
+
+extension MessagesContent {
+    /// Whether `message`, arriving as a live event, is the viewer's own message that a queued or
+    /// sending entry shown here still stands for: same text, same number of photos.
+    ///
+    /// Such a message is left for the outbox's delivery to fold, in the same state change that
+    /// takes the entry out of ``pending``. Folded now, the screen would show it twice (queued and
+    /// delivered) until the outbox records the server's answer, and the outbox always reports that
+    /// answer, replays included. A failed entry holds nothing: the server refused it, so a message
+    /// with the same text came from somewhere else.
+    func awaitsOutboxDelivery(_ message: Message) -> Bool {
+        message.senderId != conversation.otherUser.id
+            && pending.contains { entry in
+                !entry.state.isFinal && entry.body == message.body && entry.photoCount == message.attachments.count
+            }
+    }
+}
