@@ -19,7 +19,7 @@ package enum RandomID {
             var offset = 0
             func put(_ word: UInt64, nibbles: Int) {
                 for shift in stride(from: (nibbles - 1) * 4, through: 0, by: -4) {
-                    text[offset] = Hex.digit(word >> UInt64(shift))
+                    text[offset] = Hex.digit(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
                     offset += 1
                 }
             }

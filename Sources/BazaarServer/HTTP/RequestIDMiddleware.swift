@@ -85,7 +85,7 @@ final class RequestIDSource: Sendable {
         String(unsafeUninitializedCapacity: 32) { buffer in
             func write(_ word: UInt64, at offset: Int) {
                 for index in 0..<16 {
-                    buffer[offset + index] = Hex.digit(word >> UInt64(60 - 4 * index))
+                    buffer[offset + index] = Hex.digit(UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * index)))
                 }
             }
             write(first, at: 0)
