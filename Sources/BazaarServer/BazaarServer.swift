@@ -38,6 +38,8 @@ public struct BazaarServer: Sendable {
         logger: Logger = Logger(label: "bazaar-server")
     ) async throws {
         self.configuration = configuration
+        // Every line written while a request is served carries its id.
+        let logger = RequestLogMetadata.installed(on: logger)
         // Checked first: a replica without the shared key must not touch the database.
         let key = try SigningKeyStore.loadOrCreate(configuration: configuration, logger: logger)
         let hub = EventHub()

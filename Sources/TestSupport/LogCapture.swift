@@ -28,6 +28,7 @@ public final class LogCapture: Sendable {
         let capture: LogCapture
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
+        var metadataProvider: Logger.MetadataProvider?
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -35,7 +36,7 @@ public final class LogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            let merged = metadata.merging(metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) { $1 }
             let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             capture.append("\(event.level) \(event.message) \(rendered)")
         }

@@ -1,7 +1,8 @@
-import BazaarServer
 import Logging
 import Synchronization
 import Testing
+
+@testable import BazaarServer
 
 /// The lazy handler writes exactly what swift-log's stream handler writes.
 @Suite("LazyMetadataLogHandler")
@@ -26,8 +27,8 @@ struct LazyMetadataLogHandlerTests {
         var stream = Logger(label: "bazaar-test") { StreamLogHandler(label: $0, stream: streamLines) }
         lazy.logLevel = .debug
         stream.logLevel = .debug
-        lazy[metadataKey: "hb.request.id"] = "r1"
-        stream[metadataKey: "hb.request.id"] = "r1"
+        lazy[metadataKey: "replica"] = "r1"
+        stream[metadataKey: "replica"] = "r1"
         lazy[metadataKey: "user.id"] = "u1"
         stream[metadataKey: "user.id"] = "u1"
         for logger in [lazy, stream] {
@@ -47,6 +48,29 @@ struct LazyMetadataLogHandlerTests {
         #expect(lazyLines.withoutTimestamps == streamLines.withoutTimestamps)
         #expect(
             lazyLines.withoutTimestamps.first
-                == " info bazaar-test: hb.request.id=r1 user.id=u1 [BazaarServerTests] plain")
+                == " info bazaar-test: replica=r1 user.id=u1 [BazaarServerTests] plain")
+    }
+
+    @Test("a line written while a request is served has its request_id, and not Hummingbird's hb.request.id")
+    func requestIDFromTheTask() async {
+        let lines = Lines()
+        let base = Logger(label: "bazaar-test") {
+            LazyMetadataLogHandler(stream: StreamLogHandler(label: $0, stream: lines, metadataProvider: nil))
+        }
+        var perRequest = RequestLogMetadata.installed(on: base)
+        perRequest[metadataKey: "hb.request.id"] = "0000000000000001"
+        let logger = perRequest
+        logger.info("outside")
+        await RequestLogMetadata.$requestID.withValue("trace-from-proxy.42") {
+            logger.info("inside")
+            // A child task of the request writes its lines with the id too.
+            await Task { logger.info("child") }.value
+        }
+        #expect(
+            lines.withoutTimestamps == [
+                " info bazaar-test: [BazaarServerTests] outside",
+                " info bazaar-test: request_id=trace-from-proxy.42 [BazaarServerTests] inside",
+                " info bazaar-test: request_id=trace-from-proxy.42 [BazaarServerTests] child",
+            ])
     }
 }

@@ -55,6 +55,7 @@ struct RequestLogTests {
         #expect(first["http.status"] as? String == "404")
         #expect(first["duration_ms"] != nil && first["level"] as? String == "info")
         #expect(first["replica"] as? String == "replica-a")
+        #expect(first["hb.request.id"] == nil, "one request id per line: the one the caller knows")
         #expect((first["time"] as? String)?.hasSuffix("Z") == true)
         #expect(requests.contains { $0["request_id"] as? String == madeID && $0["http.status"] as? String == "200" })
     }

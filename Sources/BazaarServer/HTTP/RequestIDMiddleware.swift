@@ -6,8 +6,9 @@ import Synchronization
 
 /// Gives every request an id that follows it: the caller's `X-Request-ID` when it is one (1 to 128
 /// letters, digits, `-`, `_`, `.` or `:`; a proxy in front usually sets it), else a new one from
-/// ``RequestIDSource``. It is in every log line of the request (`request_id`) and in the response's
-/// `X-Request-ID`, so a client's report, the proxy's log and this server's lines can be matched.
+/// ``RequestIDSource``. It is in every log line of the request (`request_id`, through
+/// ``RequestLogMetadata``) and in the response's `X-Request-ID`, so a client's report, the proxy's
+/// log and this server's lines can be matched.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The header, in requests and responses (a valid field name: never `nil`).
     let header = HTTPField.Name("X-Request-ID")
@@ -17,11 +18,7 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         guard let header else { return try await next(request, context) }
         let id = request.headers[header].flatMap(Self.accepted) ?? Self.make()
-        var context = context
-        context.logger[metadataKey: "request_id"] = .string(id)
-        // One id per request in the logs: this one, which the caller and the proxy know.
-        context.logger[metadataKey: "hb.request.id"] = nil
-        var response = try await next(request, context)
+        var response = try await RequestLogMetadata.$requestID.withValue(id) { try await next(request, context) }
         response.headers[header] = id
         return response
     }

@@ -5,7 +5,7 @@ import Logging
 /// Writes each log line as one JSON object on standard error, for a log collector to parse:
 /// `time` (UTC, milliseconds), `level`, `message`, `label`, then every metadata key at the top
 /// level (a request's `request_id`, `http.route`, `http.status`, `duration_ms`; the server's
-/// `replica`). Metadata is kept as a dictionary and rendered only into lines that are written, as
+/// `replica`) but Hummingbird's `hb.request.id` (``RequestLogMetadata/hiddenKey``). Metadata is kept as a dictionary and rendered only into lines that are written, as
 /// ``LazyMetadataLogHandler`` does for text.
 public struct JSONLogHandler: LogHandler {
     private let label: String
@@ -46,7 +46,7 @@ public struct JSONLogHandler: LogHandler {
         Self.appendString(event.message.description, to: &line)
         line += ",\"label\":"
         Self.appendString(label, to: &line)
-        for key in fields.keys.sorted() where !Self.reserved.contains(key) {
+        for key in fields.keys.sorted() where !Self.reserved.contains(key) && key != RequestLogMetadata.hiddenKey {
             line += ","
             Self.appendString(key, to: &line)
             line += ":"

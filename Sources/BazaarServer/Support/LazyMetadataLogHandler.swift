@@ -6,7 +6,7 @@ import Logging
 /// request a logger with its own `hb.request.id`: that was 5% of a product page's server CPU in
 /// the load run, for lines that at the default level are never written. This keeps the metadata
 /// as a dictionary and hands it to the stream handler with each line it logs, so the output is
-/// exactly the stream handler's.
+/// exactly the stream handler's, less `hb.request.id`.
 public struct LazyMetadataLogHandler: LogHandler {
     private var stream: StreamLogHandler
     /// The logger's own metadata, rendered only into lines that are written.
@@ -40,11 +40,14 @@ public struct LazyMetadataLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    /// Writes the line with this logger's metadata under the line's own.
+    /// Writes the line with this logger's metadata under the line's own, leaving out Hummingbird's
+    /// `hb.request.id` (``RequestLogMetadata/hiddenKey``): the line's request id is `request_id`.
     public func log(event: LogEvent) {
         var event = event
-        if !metadata.isEmpty {
-            event.metadata = metadata.merging(event.metadata ?? [:]) { _, explicit in explicit }
+        var own = metadata
+        own[RequestLogMetadata.hiddenKey] = nil
+        if !own.isEmpty {
+            event.metadata = own.merging(event.metadata ?? [:]) { _, explicit in explicit }
         }
         stream.log(event: event)
     }
