@@ -60,6 +60,7 @@ struct LazyMetadataLogHandlerTests {
         var perRequest = RequestLogMetadata.installed(on: base)
         perRequest[metadataKey: "hb.request.id"] = "0000000000000001"
         let logger = perRequest
+        #expect(logger[metadataKey: "hb.request.id"] == "0000000000000001", "kept for Hummingbird's context.id")
         logger.info("outside")
         await RequestLogMetadata.$requestID.withValue("trace-from-proxy.42") {
             logger.info("inside")
@@ -72,5 +73,19 @@ struct LazyMetadataLogHandlerTests {
                 " info bazaar-test: request_id=trace-from-proxy.42 [BazaarServerTests] inside",
                 " info bazaar-test: request_id=trace-from-proxy.42 [BazaarServerTests] child",
             ])
+    }
+
+    @Test("a handler's metadata reads back whole, Hummingbird's id included, which lines leave out")
+    func metadataRoundTrips() {
+        let lines = Lines()
+        var handler = LazyMetadataLogHandler(stream: StreamLogHandler(label: "t", stream: lines, metadataProvider: nil))
+        handler.metadata = ["replica": "r1", "hb.request.id": "0000000000000002"]
+        #expect(handler.metadata == ["replica": "r1", "hb.request.id": "0000000000000002"])
+        #expect(handler[metadataKey: "hb.request.id"] == "0000000000000002")
+        handler[metadataKey: "hb.request.id"] = nil
+        #expect(handler.metadata == ["replica": "r1"])
+        var json = JSONLogHandler(label: "t") { _ in }
+        json.metadata = ["hb.request.id": "0000000000000003"]
+        #expect(json[metadataKey: "hb.request.id"] == "0000000000000003" && json.metadata.count == 1)
     }
 }

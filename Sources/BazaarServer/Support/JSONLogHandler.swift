@@ -10,8 +10,12 @@ import Logging
 public struct JSONLogHandler: LogHandler {
     private let label: String
     private let write: @Sendable (String) -> Void
+    private var own = HandlerMetadata()
     /// The logger's own metadata.
-    public var metadata: Logger.Metadata = [:]
+    public var metadata: Logger.Metadata {
+        get { own.all }
+        set { own.all = newValue }
+    }
     /// The least severe level written.
     public var logLevel: Logger.Level = .info
     /// Adds metadata from the task context to each line.
@@ -33,20 +37,20 @@ public struct JSONLogHandler: LogHandler {
 
     /// One metadata value.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { own[key] }
+        set { own[key] = newValue }
     }
 
     /// Writes the line.
     public func log(event: LogEvent) {
-        var fields = metadata
+        var fields = own.written
         if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
         if let own = event.metadata { fields.merge(own) { _, new in new } }
         var line = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(event.level.rawValue)\",\"message\":"
         Self.appendString(event.message.description, to: &line)
         line += ",\"label\":"
         Self.appendString(label, to: &line)
-        for key in fields.keys.sorted() where !Self.reserved.contains(key) && key != RequestLogMetadata.hiddenKey {
+        for key in fields.keys.sorted() where !Self.reserved.contains(key) {
             line += ","
             Self.appendString(key, to: &line)
             line += ":"

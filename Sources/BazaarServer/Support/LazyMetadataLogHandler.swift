@@ -9,8 +9,13 @@ import Logging
 /// exactly the stream handler's, less `hb.request.id`.
 public struct LazyMetadataLogHandler: LogHandler {
     private var stream: StreamLogHandler
+    private var own = HandlerMetadata()
+
     /// The logger's own metadata, rendered only into lines that are written.
-    public var metadata: Logger.Metadata = [:]
+    public var metadata: Logger.Metadata {
+        get { own.all }
+        set { own.all = newValue }
+    }
 
     /// A handler writing to standard error, as swift-log's default handler does.
     public static func standardError(label: String) -> LazyMetadataLogHandler {
@@ -36,18 +41,16 @@ public struct LazyMetadataLogHandler: LogHandler {
 
     /// One metadata value.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
+        get { own[key] }
+        set { own[key] = newValue }
     }
 
     /// Writes the line with this logger's metadata under the line's own, leaving out Hummingbird's
     /// `hb.request.id` (``RequestLogMetadata/hiddenKey``): the line's request id is `request_id`.
     public func log(event: LogEvent) {
         var event = event
-        var own = metadata
-        own[RequestLogMetadata.hiddenKey] = nil
-        if !own.isEmpty {
-            event.metadata = own.merging(event.metadata ?? [:]) { _, explicit in explicit }
+        if !own.written.isEmpty {
+            event.metadata = own.written.merging(event.metadata ?? [:]) { _, explicit in explicit }
         }
         stream.log(event: event)
     }
