@@ -6,7 +6,8 @@ import Testing
 @Suite("EncodedResponseCache")
 struct EncodedResponseCacheTests {
     private func entry(_ text: String) -> EncodedResponseCache.Entry {
-        EncodedResponseCache.Entry(body: ByteBuffer(string: text), etag: "\"\(text)\"")
+        EncodedResponseCache.Entry(
+            body: ByteBuffer(string: text), etag: "\"\(text)\"", cacheControl: "public, no-cache")
     }
 
     @Test("a read that began before a product was added is not stored after it")

@@ -1,5 +1,6 @@
 import BazaarStorage
 import Foundation
+import HTTPTypes
 import NIOCore
 import Synchronization
 
@@ -12,12 +13,22 @@ import Synchronization
 /// outlive it. The cache is per process; replicas sharing PostgreSQL each hear of a new product
 /// through the ``LiveEventBus`` (and drop everything when their listener reconnects).
 final class EncodedResponseCache: Sendable {
-    /// A stored response body and its validator.
+    /// A stored response body, its validator, and the header fields of its 200 answer.
     struct Entry: Sendable {
         /// The JSON body.
         let body: ByteBuffer
         /// Its strong ETag.
         let etag: String
+        /// `ETag`, `Cache-Control` and the JSON `Content-Type`: made (and each value checked by
+        /// HTTPTypes) once, when the entry is, rather than on each read served from it.
+        let fields: HTTPFields
+
+        /// An entry for `body`, answered with `cacheControl`.
+        init(body: ByteBuffer, etag: String, cacheControl: String) {
+            self.body = body
+            self.etag = etag
+            fields = [.eTag: etag, .cacheControl: cacheControl, .contentType: JSONResponse.contentType]
+        }
 
         /// The bytes it holds.
         var size: Int { body.readableBytes + etag.utf8.count }

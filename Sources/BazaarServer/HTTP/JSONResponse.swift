@@ -23,10 +23,13 @@ enum JSONResponse {
         return Response(status: status, headers: json(headers), body: .init(byteBuffer: writer.buffer))
     }
 
+    /// The `Content-Type` of every JSON answer.
+    static let contentType = "application/json; charset=utf-8"
+
     /// `headers` with the JSON content type set.
     private static func json(_ headers: HTTPFields) -> HTTPFields {
         var headers = headers
-        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentType] = contentType
         return headers
     }
 
@@ -35,37 +38,37 @@ enum JSONResponse {
     static func cacheable<T: Encodable>(_ value: T, request: Request, cacheControl: String) throws -> Response {
         let data = try BazaarJSON.makeEncoder().encode(value)
         return cacheable(
-            EncodedResponseCache.Entry(body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data)),
-            request: request, cacheControl: cacheControl)
+            EncodedResponseCache.Entry(
+                body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data), cacheControl: cacheControl),
+            request: request)
     }
 
     /// A cacheable JSON response whose encoded body is kept in `cache` under `key`: `fetch` runs
-    /// (and the value is encoded and hashed) only when the cache does not hold it.
+    /// (and the value is encoded and hashed) only when the cache does not hold it. A key names one
+    /// route's read, so a kept entry's `Cache-Control` is the one its route passes.
     static func cacheable<T: Encodable>(
         key: String, in cache: EncodedResponseCache, request: Request, cacheControl: String,
         fetch: () async throws -> T
     ) async throws -> Response {
         if let entry = cache.entry(for: key) {
-            return cacheable(entry, request: request, cacheControl: cacheControl)
+            return cacheable(entry, request: request)
         }
         let generation = cache.generation
         let data = try BazaarJSON.makeEncoder().encode(try await fetch())
-        let entry = EncodedResponseCache.Entry(body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data))
+        let entry = EncodedResponseCache.Entry(
+            body: ByteBuffer(bytes: data), etag: HTTPCaching.etag(for: data), cacheControl: cacheControl)
         cache.store(entry, for: key, generation: generation)
-        return cacheable(entry, request: request, cacheControl: cacheControl)
+        return cacheable(entry, request: request)
     }
 
     /// The response for an encoded body: 304 when `If-None-Match` names its ETag, else 200.
-    private static func cacheable(_ entry: EncodedResponseCache.Entry, request: Request, cacheControl: String)
-        -> Response
-    {
-        var headers = HTTPFields()
-        headers[.eTag] = entry.etag
-        headers[.cacheControl] = cacheControl
+    private static func cacheable(_ entry: EncodedResponseCache.Entry, request: Request) -> Response {
         if HTTPCaching.matches(request, etag: entry.etag) {
+            var headers = entry.fields
+            headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: json(headers), body: .init(byteBuffer: entry.body))
+        return Response(status: .ok, headers: entry.fields, body: .init(byteBuffer: entry.body))
     }
 }
 

@@ -9,7 +9,11 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
+        // Appended, not set: no route sets it, and the field is made (its value checked) once.
+        response.headers.append(noSniff)
         return response
     }
 }
+
+/// `X-Content-Type-Options: nosniff` (a generic type cannot hold a stored static).
+private let noSniff = HTTPField(name: .xContentTypeOptions, value: "nosniff")
