@@ -24,7 +24,7 @@ struct Authenticator: Sendable {
     func authenticate(_ request: Request, allowQueryToken: Bool = false) async throws -> Caller {
         guard
             let token = Self.bearerToken(request)
-                ?? (allowQueryToken ? request.uri.queryParameters["token"].map(String.init) : nil),
+                ?? (allowQueryToken ? ParsedQuery(request)["token"].map(String.init) : nil),
             !token.isEmpty
         else {
             throw APIError.unauthorized("unauthenticated", "This route needs an access token (Authorization: Bearer).")

@@ -4,16 +4,15 @@ import HummingbirdCore
 
 /// Reads and checks query parameters.
 ///
-/// Hummingbird parses (and percent-decodes) the query string on every read of
-/// `uri.queryParameters`: a route reading several parameters parses once and passes the
-/// ``Parsed`` dictionary to the overloads that take it.
+/// The query string is parsed on each call that takes a request: a route reading several
+/// parameters parses once (``ParsedQuery``) and passes it to the overloads that take it.
 enum QueryParameters {
     /// A request's query parameters, parsed.
-    typealias Parsed = FlatDictionary<Substring, Substring>
+    typealias Parsed = ParsedQuery
 
     /// `limit` in 1...100 (default `defaultValue`); 422 outside, or when it is not a number.
     static func limit(_ request: Request, default defaultValue: Int = 20) throws -> Int {
-        try limit(request.uri.queryParameters, default: defaultValue)
+        try limit(ParsedQuery(request), default: defaultValue)
     }
 
     /// `limit` from parsed parameters.
@@ -27,17 +26,17 @@ enum QueryParameters {
 
     /// A string parameter, or `nil` when absent.
     static func string(_ request: Request, _ name: String) -> String? {
-        string(request.uri.queryParameters, name)
+        string(ParsedQuery(request), name)
     }
 
     /// A string parameter from parsed parameters.
     static func string(_ parameters: Parsed, _ name: String) -> String? {
-        parameters[name[...]].map(String.init)
+        parameters[name].map(String.init)
     }
 
     /// A cursor parameter; an empty one means the first page, like an absent one.
     static func cursor(_ request: Request, _ name: String) -> String? {
-        cursor(request.uri.queryParameters, name)
+        cursor(ParsedQuery(request), name)
     }
 
     /// A cursor parameter from parsed parameters.

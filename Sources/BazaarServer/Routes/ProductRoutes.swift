@@ -11,7 +11,7 @@ struct ProductRoutes: RouteGroup {
 
     func register(on router: Router<BazaarRequestContext>) {
         router.on(APIRoutes.products) { request, _ in
-            let parameters = request.uri.queryParameters
+            let parameters = ParsedQuery(request)
             let limit = try QueryParameters.limit(parameters)
             let search = try ProductListParameters(parameters)
             let query = ProductQuery(
