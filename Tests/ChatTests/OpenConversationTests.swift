@@ -331,7 +331,7 @@ struct MessagesRequestCountTests {
 
 /// The real deliverer, holding each post's answer back from the outbox (the server has the message
 /// by then) until the test calls ``answer()``.
-final class AnsweredLate: OutboxDeliverer {
+final class AnsweredLate: ForwardingDeliverer {
     let real: BazaarOutboxDeliverer
     private let answered: AsyncStream<Void>
     private let answering: AsyncStream<Void>.Continuation
@@ -343,14 +343,6 @@ final class AnsweredLate: OutboxDeliverer {
 
     /// Lets every post held now or later return.
     func answer() { answering.finish() }
-
-    func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String {
-        try await real.conversation(withUser: userID, aboutProduct: productID)
-    }
-
-    func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
-        try await real.upload(photo, to: conversationID)
-    }
 
     func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
         async throws(NetworkError) -> Message

@@ -49,20 +49,12 @@ final class RefusingOutboxStore: OutboxStorage {
 }
 
 /// The real deliverer, counting the posts it makes (the server's idempotency would hide a double).
-final class CountingDeliverer: OutboxDeliverer {
+final class CountingDeliverer: ForwardingDeliverer {
     let real: BazaarOutboxDeliverer
     private let posts = Mutex(0)
 
     init(real: BazaarOutboxDeliverer) {
         self.real = real
-    }
-
-    func conversation(withUser userID: String, aboutProduct productID: String?) async throws(NetworkError) -> String {
-        try await real.conversation(withUser: userID, aboutProduct: productID)
-    }
-
-    func upload(_ photo: PhotoToSend, to conversationID: String) async throws(NetworkError) -> Photo {
-        try await real.upload(photo, to: conversationID)
     }
 
     func post(_ body: String, attachmentIDs: [String], to conversationID: String, idempotencyKey: String)
