@@ -171,7 +171,7 @@ struct PostgresEventListener: Service {
                 }
             }
         } catch {
-            activeSessions.suspend()
+            // `run` suspends the session memo as this throws: once, for every way a listen ends.
             delivery.cancel()
             Task { try? await connection.close() }
             throw error
