@@ -71,8 +71,7 @@ extension PostgresStore {
         let rows = try await database.execute(
             PreparedStatements.MessagesPage(
                 conversationId: conversationId, before: position ?? .max, limit: Int64(limit) + 1))
-        let page = rows.prefix(limit)
-        return Slice(items: page.map(\.message), next: rows.count > limit ? page.last?.seq : nil)
+        return Slice(fetched: rows, limit: limit, item: \.message, position: \.seq)
     }
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {

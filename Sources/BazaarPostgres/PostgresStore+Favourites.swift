@@ -22,8 +22,8 @@ extension PostgresStore {
             SELECT \(unescaped: Self.joinedProductColumns), f.seq AS favourite_seq FROM favourites f JOIN products p ON p.id = f.product_id AND NOT p.hidden
             WHERE f.user_id = \(userId) AND f.seq < \(position ?? Int64.max) ORDER BY f.seq DESC LIMIT \(Int64(limit + 1))
             """)
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? try page.last?.makeRandomAccess()["favourite_seq"].decode(Int64.self) : nil
-        return Slice(items: try page.map(Self.product), next: next)
+        return try Slice(fetched: rows, limit: limit, item: Self.product) { row in
+            try row.makeRandomAccess()["favourite_seq"].decode(Int64.self)
+        }
     }
 }

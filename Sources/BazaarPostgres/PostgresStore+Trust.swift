@@ -25,9 +25,9 @@ extension PostgresStore {
             WHERE b.blocker_id = \(blockerId) AND b.seq < \(position ?? Int64.max)
             ORDER BY b.seq DESC LIMIT \(Int64(limit + 1))
             """)
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? try page.last?.makeRandomAccess()["block_seq"].decode(Int64.self) : nil
-        return Slice(items: try page.map { try Self.userRecord($0).user }, next: next)
+        return try Slice(fetched: rows, limit: limit, item: { try Self.userRecord($0).user }) { row in
+            try row.makeRandomAccess()["block_seq"].decode(Int64.self)
+        }
     }
 
     public func blockedPeers(of userId: String, among others: [String]) async throws -> Set<String> {

@@ -179,9 +179,9 @@ extension PostgresStore {
     static func slice<Item: Sendable>(_ rows: [PostgresRow], limit: Int, map: (PostgresRow) throws -> Item) throws
         -> Slice<Item>
     {
-        let page = rows.prefix(limit)
-        let next: Int64? = rows.count > limit ? try page.last?.makeRandomAccess()["seq"].decode(Int64.self) : nil
-        return Slice(items: try page.map(map), next: next)
+        try Slice(fetched: rows, limit: limit, item: map) { row in
+            try row.makeRandomAccess()["seq"].decode(Int64.self)
+        }
     }
 
     /// Whether `error` is a uniqueness violation (SQLSTATE 23505).

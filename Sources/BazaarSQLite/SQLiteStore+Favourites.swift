@@ -23,9 +23,9 @@ extension SQLiteStore {
                         WHERE f.user_id = ? AND f.seq < ? ORDER BY f.seq DESC LIMIT ?
                         """),
                 arguments: [userId, position ?? Int64.max, limit + 1])
-            let page = rows.prefix(limit)
-            let next = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "favourite_seq") : nil
-            return Slice(items: try page.map(Self.product), next: next)
+            return try Slice(fetched: rows, limit: limit, item: Self.product) { row in
+                try row.decode(Int64.self, forColumn: "favourite_seq")
+            }
         }
     }
 }

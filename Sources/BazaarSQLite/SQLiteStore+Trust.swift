@@ -37,9 +37,9 @@ extension SQLiteStore {
                         WHERE b.blocker_id = ? AND b.seq < ? ORDER BY b.seq DESC LIMIT ?
                         """),
                 arguments: [blockerId, position ?? Int64.max, limit + 1])
-            let page = rows.prefix(limit)
-            let next = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "block_seq") : nil
-            return Slice(items: try page.map { try Self.userRecord($0).user }, next: next)
+            return try Slice(fetched: rows, limit: limit, item: { try Self.userRecord($0).user }) { row in
+                try row.decode(Int64.self, forColumn: "block_seq")
+            }
         }
     }
 
@@ -122,9 +122,9 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM reports WHERE status = ? AND seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [status.rawValue, position ?? 0, limit + 1])
-            let page = rows.prefix(limit)
-            let next = rows.count > limit ? try page.last?.decode(Int64.self, forColumn: "seq") : nil
-            return Slice(items: try page.map(Self.storedReport), next: next)
+            return try Slice(fetched: rows, limit: limit, item: Self.storedReport) { row in
+                try row.decode(Int64.self, forColumn: "seq")
+            }
         }
     }
 

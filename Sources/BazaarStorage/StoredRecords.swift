@@ -13,6 +13,17 @@ public struct Slice<Item: Sendable>: Sendable {
         self.items = items
         self.next = next
     }
+
+    /// A page from rows fetched with `LIMIT limit + 1`, one more than asked so the page knows
+    /// whether more follow: the first `limit` rows as items, and, when the extra row came, the
+    /// position of the last one kept as ``next``. Both engines' keyset pages are made here.
+    package init<Row>(
+        fetched rows: [Row], limit: Int, item: (Row) throws -> Item, position: (Row) throws -> Int64
+    ) rethrows {
+        let page = rows.prefix(limit)
+        items = try page.map(item)
+        next = try rows.count > limit ? page.last.map(position) : nil
+    }
 }
 
 /// Where a conversation list page ends: the last conversation's activity time and id.
