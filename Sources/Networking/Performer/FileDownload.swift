@@ -201,10 +201,15 @@ private final class PartialFileWriter: Sendable {
         try handle?.write(contentsOf: chunk)
     }
 
-    /// Closes the file.
+    /// Closes the file. A close that fails may have lost the last bytes written, so it fails a
+    /// download that was going well (``verdict(for:)`` then throws) rather than pass as whole.
     func close() {
         state.withLock { state in
-            try? state.handle?.close()
+            do {
+                try state.handle?.close()
+            } catch {
+                if case .append = state.decision { state.decision = .failed("the file could not be closed: \(error)") }
+            }
             state.handle = nil
         }
     }
