@@ -1,6 +1,4 @@
-import Foundation
 import Hummingbird
-import HummingbirdCore
 
 /// Reads and checks query parameters.
 ///

@@ -5,7 +5,8 @@ import Logging
 /// Writes each log line as one JSON object on standard error, for a log collector to parse:
 /// `time` (UTC, milliseconds), `level`, `message`, `label`, then every metadata key at the top
 /// level (a request's `request_id`, `http.route`, `http.status`, `duration_ms`; the server's
-/// `replica`) but Hummingbird's `hb.request.id` (``RequestLogMetadata/hiddenKey``). Metadata is kept as a dictionary and rendered only into lines that are written, as
+/// `replica`) but Hummingbird's `hb.request.id` (``RequestLogMetadata/hiddenKey``). Metadata is
+/// kept as a dictionary and rendered only into lines that are written, as
 /// ``LazyMetadataLogHandler`` does for text.
 public struct JSONLogHandler: LogHandler {
     private let label: String
