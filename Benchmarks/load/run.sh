@@ -2,8 +2,8 @@
 # Load run: a release bazaar-server under a realistic request mix, beside a bare Hummingbird route
 # answering the same bytes (the ceiling), plus a product-read-only comparison reported as a ratio.
 #
-#   Benchmarks/load/run.sh [--duration 30] [--connections 64] [--warmup 5] [--mix SPEC] [--no-pin] [--no-build]
-#                          [--postgres URL]
+#   Benchmarks/load/run.sh [--duration 30] [--connections 64] [--warmup 5] [--rounds 3] [--mix SPEC]
+#                          [--no-pin] [--no-build] [--postgres URL]
 #
 # With --postgres URL the same workloads also run against bazaar-server on that PostgreSQL
 # database (an empty one: it is seeded here), plus a send-only workload on each backend for the
@@ -17,10 +17,15 @@
 #   2. starts bazaar-server on a free loopback port with a temporary SQLite file at bcrypt cost 10
 #      (the server default) and seeds it over HTTP (seed.py): users registered at cost 10 (so every
 #      login in the mix verifies a real cost-10 hash), ~500 products, conversations with 50 messages;
-#   3. records the server's answers (product list, product, history page, send, login) for bare-route;
-#   4. runs GET /v1/products?limit=20 only (products.lua: a static request, no Lua per request or
-#      answer, so wrk is as cheap as it gets) against the server, then bare-route; prints the ratio;
-#   5. runs wrk with the mix against the server, then against bare-route (the ceiling).
+#      with --postgres, a second bazaar-server on PostgreSQL, seeded the same way;
+#   3. starts bare-route answering the SQLite server's recorded answers (product list, product,
+#      history page, send, login);
+#   4. runs --rounds rounds (default 3). In each, GET /v1/products?limit=20 only (products.lua: a
+#      static request, no Lua per request or answer, so wrk is as cheap as it gets) on every target,
+#      then the mix on every target, the targets' order turned by one place each round; each ratio
+#      to the bare route is taken within its round, and the report gives their median and range;
+#   5. measures sends alone on each server, then the mix and sends once more on a copy of the
+#      SQLite database with group commit off.
 # The default mix, per 1000 requests: 300 product-list pages, 150 searches, 250 product reads, 150
 # message-history pages, 149 message sends, 1 login. Logins are rare in a client that keeps its tokens
 # and refreshes them (PRODUCT.md), and each one is a cost-10 bcrypt verification (tens of ms of CPU),
@@ -28,10 +33,12 @@
 # Each wrk run is preceded by a --warmup run on the same target whose numbers are discarded.
 # wrk runs one thread (-t1) with --connections connections (closed loop: each connection sends its
 # next request when the answer arrives, so latency includes queueing at saturation). With two or more
-# CPUs the server (or bare-route) is pinned to CPU 0 with one NIO event loop and wrk to CPU 1, so they
-# do not fight over cores; with --postgres, PostgreSQL's processes go to CPU 1 too, so the server
-# keeps CPU 0 to itself as the bare route does (a database normally runs on a machine of its own);
-# --no-pin lets the scheduler place them (and NIO start one loop per CPU).
+# CPUs the servers and bare-route are pinned to CPU 0 with one NIO event loop each and wrk to CPU 1,
+# so they do not fight over cores; with --postgres, PostgreSQL's processes go to CPU 1 too, so the
+# server keeps CPU 0 to itself as the bare route does (a database normally runs on a machine of its
+# own); --no-pin lets the scheduler place them (and NIO start one loop per CPU).
+# BAZAAR_SERVER_BINARY and BARE_ROUTE_BINARY name binaries to use instead of the release builds;
+# BARE_ROUTE_BINARY=none runs no bare route (req/s and CPU only: CI's smoke of this script).
 # The mix counts every answer's status in Lua (mix.lua); non-2xx answers and socket errors are shown
 # and make the script exit 1.
 set -euo pipefail
@@ -39,6 +46,7 @@ set -euo pipefail
 DURATION=30
 CONNECTIONS=64
 WARMUP=5
+ROUNDS=3
 MIX="list:300,search:150,product:250,history:150,send:149,login:1"
 PIN=1
 BUILD=1
@@ -48,11 +56,12 @@ while [ $# -gt 0 ]; do
         --duration) DURATION="$2"; shift 2 ;;
         --connections) CONNECTIONS="$2"; shift 2 ;;
         --warmup) WARMUP="$2"; shift 2 ;;
+        --rounds) ROUNDS="$2"; shift 2 ;;
         --mix) MIX="$2"; shift 2 ;;
         --no-pin) PIN=0; shift ;;
         --no-build) BUILD=0; shift ;;
         --postgres) POSTGRES="$2"; shift 2 ;;
-        -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
     esac
 done
@@ -71,10 +80,10 @@ if [ "$BUILD" = 1 ]; then
     echo "building bare-route (release)…" >&2
     (cd "$BENCH" && swift build -c release --product bare-route >&2)
 fi
-# BAZAAR_SERVER_BINARY and BARE_ROUTE_BINARY, when set, name the binaries to use instead.
 SERVER_BIN="${BAZAAR_SERVER_BINARY:-$(cd "$ROOT" && swift build -c release --show-bin-path)/bazaar-server}"
 BARE_BIN="${BARE_ROUTE_BINARY:-$(cd "$BENCH" && swift build -c release --show-bin-path)/bare-route}"
-[ -x "$SERVER_BIN" ] && [ -x "$BARE_BIN" ] || { echo "run.sh: build the binaries first (drop --no-build)" >&2; exit 69; }
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --rounds takes a whole number from 1" >&2; exit 64; }
+[ -x "$SERVER_BIN" ] && { [ "$BARE_BIN" = none ] || [ -x "$BARE_BIN" ]; } || { echo "run.sh: build the binaries first (drop --no-build)" >&2; exit 69; }
 
 SERVER_CPU=()
 WRK_CPU=()
@@ -87,24 +96,34 @@ if [ "$PIN" = 1 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
 fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/bazaar-load.XXXXXX")"
-CHILD=""
+declare -A PIDS=() URLS=() DATA=() NAMES=()
 cleanup() {
-    if [ -n "$CHILD" ] && kill -0 "$CHILD" 2>/dev/null; then kill "$CHILD"; wait "$CHILD" 2>/dev/null || true; fi
+    local key
+    for key in "${!PIDS[@]}"; do
+        if kill -0 "${PIDS[$key]}" 2>/dev/null; then kill "${PIDS[$key]}"; wait "${PIDS[$key]}" 2>/dev/null || true; fi
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-# start NAME COMMAND…: starts a server printing "... listening on http://HOST:PORT", sets CHILD and URL.
+# start KEY TARGET DATA COMMAND…: starts a server printing "... listening on http://HOST:PORT" under
+# KEY, shown as TARGET, whose wrk scripts read DATA (a folder seed.py wrote).
 source "$ROOT/scripts/start-server.sh"
 start() {
-    local name="$1"; shift
-    start_server "$WORK/$name.out" "$WORK/$name.err" "$@"
-    CHILD="$SERVER_STARTED_PID"
-    URL="$SERVER_STARTED_URL"
+    local key="$1" target="$2" data="$3"
+    shift 3
+    start_server "$WORK/$key.out" "$WORK/$key.err" "$@"
+    PIDS[$key]="$SERVER_STARTED_PID"
+    URLS[$key]="$SERVER_STARTED_URL"
+    NAMES[$key]="$target"
+    DATA[$key]="$data"
 }
 
+# stop KEY: stops the server started under KEY.
 stop() {
-    kill "$CHILD"; wait "$CHILD" 2>/dev/null || true; CHILD=""
+    kill "${PIDS[$1]}"
+    wait "${PIDS[$1]}" 2>/dev/null || true
+    unset "PIDS[$1]"
 }
 
 # cpu_seconds PID: user+system CPU seconds the process has used so far.
@@ -122,70 +141,45 @@ postgres_cpu_seconds() {
     echo "$total"
 }
 
-# measure LABEL TARGET SCRIPT [MIX]: a discarded warm-up, then the measured wrk run; appends a RESULT line.
+# measure ROUND LABEL KEY SCRIPT [MIX]: a discarded warm-up, then the measured wrk run against the
+# server started under KEY; appends a RESULT line. Dirty pages are written out first (`sync`), so
+# one target's writes are not flushed on the time of the next.
 measure() {
-    local label="$1" target="$2" script="$3" mix="${4:-}"
+    local round="$1" label="$2" key="$3" script="$4" mix="${5:-}"
+    local url="${URLS[$key]}" data="${DATA[$key]}/data.lua"
+    sync
     if [ "$WARMUP" -gt 0 ]; then
-        "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$HERE/$script" "$URL" \
-            -- "$WORK/data/data.lua" "$mix" >/dev/null
+        "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$HERE/$script" "$url" \
+            -- "$data" "$mix" >/dev/null
     fi
     local before after pg_before pg_after
-    before="$(cpu_seconds "$CHILD")"
+    before="$(cpu_seconds "${PIDS[$key]}")"
     pg_before="$(postgres_cpu_seconds)"
-    echo "measuring: $label on $target ($DURATION s, $CONNECTIONS connections)…" >&2
-    "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$HERE/$script" "$URL" \
-        -- "$WORK/data/data.lua" "$mix" >"$WORK/wrk.out"
-    after="$(cpu_seconds "$CHILD")"
+    echo "measuring (round $round of $ROUNDS): $label on ${NAMES[$key]} ($DURATION s, $CONNECTIONS connections)…" >&2
+    "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$HERE/$script" "$url" \
+        -- "$data" "$mix" >"$WORK/wrk.out"
+    after="$(cpu_seconds "${PIDS[$key]}")"
     pg_after="$(postgres_cpu_seconds)"
     local line
     line="$(grep '^RESULT ' "$WORK/wrk.out" | sed 's/^RESULT //')" || { cat "$WORK/wrk.out" >&2; exit 70; }
-    printf '{"label":"%s","target":"%s","server_cpu_s":%s,"postgres_cpu_s":%s,"run":%s}\n' \
-        "$label" "$target" "$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" \
+    printf '{"round":%s,"label":"%s","target":"%s","server_cpu_s":%s,"postgres_cpu_s":%s,"run":%s}\n' \
+        "$round" "$label" "${NAMES[$key]}" "$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" \
         "$(awk -v a="$pg_before" -v b="$pg_after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
 }
 
 SERVER_ARGS=(--port 0 --sqlite "$WORK/bazaar.sqlite" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
 
 echo "starting bazaar-server (release, bcrypt cost 10, $PLACEMENT)…" >&2
-start server "${SERVER_CPU[@]}" "$SERVER_BIN" "${SERVER_ARGS[@]}"
-echo "seeding $URL…" >&2
-python3 "$HERE/seed.py" "$URL" "$WORK/data"
-
-BARE_ARGS=(--port 0 --body-file "$WORK/data/products.json" --product-file "$WORK/data/product.json"
-    --messages-file "$WORK/data/messages.json" --message-file "$WORK/data/message.json"
-    --login-file "$WORK/data/login.json")
-
-# Product reads first, on a database not still digesting the mix's writes (checkpoints ran on
-# the cores being measured when they came after it).
-measure "product reads" "bazaar-server" products.lua
-measure "mix" "bazaar-server" mix.lua "$MIX"
-# The product list does not change during the mix (it creates no products): check the recorded bytes still match.
-python3 - "$URL" "$WORK/data/products.json" <<'EOF'
-import sys, urllib.request
-now = urllib.request.urlopen(sys.argv[1] + "/v1/products?limit=20").read()
-if now != open(sys.argv[2], "rb").read():
-    sys.exit("run.sh: GET /v1/products?limit=20 changed during the mix; the comparison would be unfair")
-EOF
-measure "sends" "bazaar-server" mix.lua "send:1000"
-stop
-
-# The same SQLite workloads with group commit off (--sqlite-max-batch 1: every write its own
-# transaction and fsync, as before group commit), on a copy of the seeded database.
-echo "starting bazaar-server with group commit off (--sqlite-max-batch 1)…" >&2
-# The signing key goes along, so the tokens seed.py recorded stay valid.
-cp "$WORK/bazaar.sqlite" "$WORK/single.sqlite"
-cp "$WORK/bazaar.sqlite.signing-key" "$WORK/single.sqlite.signing-key"
-SINGLE_ARGS=(--port 0 --sqlite "$WORK/single.sqlite" --sqlite-max-batch 1 --bcrypt-cost 10 --no-quotas
-    --access-token-lifetime 86400 --log-level error)
-start server-single "${SERVER_CPU[@]}" "$SERVER_BIN" "${SINGLE_ARGS[@]}"
-measure "mix" "bazaar-server, no group commit" mix.lua "$MIX"
-measure "sends" "bazaar-server, no group commit" mix.lua "send:1000"
-stop
+start server "bazaar-server" "$WORK/data" "${SERVER_CPU[@]}" "$SERVER_BIN" "${SERVER_ARGS[@]}"
+echo "seeding ${URLS[server]}…" >&2
+python3 "$HERE/seed.py" "${URLS[server]}" "$WORK/data"
+TARGETS=(server)
 
 if [ -n "$POSTGRES" ]; then
     echo "starting bazaar-server on PostgreSQL (release, bcrypt cost 10, $PLACEMENT)…" >&2
     PG_ARGS=(--port 0 --postgres "$POSTGRES" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
-    BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" start server-pg "${SERVER_CPU[@]}" "$SERVER_BIN" "${PG_ARGS[@]}"
+    BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" \
+        start server-pg "bazaar-server/postgres" "$WORK/data-pg" "${SERVER_CPU[@]}" "$SERVER_BIN" "${PG_ARGS[@]}"
     if [ "${#WRK_CPU[@]}" -gt 0 ]; then
         # PostgreSQL beside wrk on CPU 1 (new backends inherit the postmaster's affinity), so the
         # server has CPU 0 to itself, as the bare route does; unpinned, the database's background
@@ -193,74 +187,130 @@ if [ -n "$POSTGRES" ]; then
         for pid in $(pgrep -x postgres || true); do taskset -pc 1 "$pid" >/dev/null 2>&1 || true; done
         echo "PostgreSQL pinned to CPU 1, beside wrk" >&2
     fi
-    mkdir -p "$WORK/data-pg"
-    python3 "$HERE/seed.py" "$URL" "$WORK/data-pg"
-    SQLITE_DATA="$WORK/data"
-    mv "$WORK/data" "$WORK/data-sqlite" && mv "$WORK/data-pg" "$WORK/data"
-    measure "product reads" "bazaar-server/postgres" products.lua
-    measure "mix" "bazaar-server/postgres" mix.lua "$MIX"
-    measure "sends" "bazaar-server/postgres" mix.lua "send:1000"
-    stop
-    mv "$WORK/data" "$WORK/data-pg" && mv "$WORK/data-sqlite" "$SQLITE_DATA"
+    echo "seeding ${URLS[server-pg]}…" >&2
+    python3 "$HERE/seed.py" "${URLS[server-pg]}" "$WORK/data-pg"
+    TARGETS+=(server-pg)
 fi
 
-echo "starting bare-route (release, $PLACEMENT)…" >&2
-start bare "${SERVER_CPU[@]}" "$BARE_BIN" "${BARE_ARGS[@]}"
-measure "product reads" "bare-route" products.lua
-measure "mix" "bare-route" mix.lua "$MIX"
-stop
+if [ "$BARE_BIN" != none ]; then
+    BARE_ARGS=(--port 0 --body-file "$WORK/data/products.json" --product-file "$WORK/data/product.json"
+        --messages-file "$WORK/data/messages.json" --message-file "$WORK/data/message.json"
+        --login-file "$WORK/data/login.json")
+    echo "starting bare-route (release, $PLACEMENT)…" >&2
+    start bare "bare-route" "$WORK/data" "${SERVER_CPU[@]}" "$BARE_BIN" "${BARE_ARGS[@]}"
+    TARGETS+=(bare)
+fi
 
-python3 - "$WORK/results.jsonl" "$DURATION" "$CONNECTIONS" "$PLACEMENT" "$MIX" <<'EOF'
-import json, sys
+# Rounds: each target runs each workload once per round, the order turned by one place each round,
+# so the VM's drift (its speed moves by 10-20% within minutes) falls on the servers and the bare
+# route alike; ratios are taken within a round and reported as their median. The servers all stay
+# up, pinned to the same CPU; only the one measured has work. Product reads come before the mixes
+# in each round (reads measured right after a mix's writes paid for their checkpoints).
+for round in $(seq 1 "$ROUNDS"); do
+    turn=$(((round - 1) % ${#TARGETS[@]}))
+    order=("${TARGETS[@]:$turn}" "${TARGETS[@]:0:$turn}")
+    for key in "${order[@]}"; do measure "$round" "product reads" "$key" products.lua; done
+    for key in "${order[@]}"; do measure "$round" "mix" "$key" mix.lua "$MIX"; done
+done
+# The product list does not change during the mix (it creates no products): check the recorded bytes still match.
+python3 - "${URLS[server]}" "$WORK/data/products.json" <<'EOF'
+import sys, urllib.request
+now = urllib.request.urlopen(sys.argv[1] + "/v1/products?limit=20").read()
+if now != open(sys.argv[2], "rb").read():
+    sys.exit("run.sh: GET /v1/products?limit=20 changed during the mix; the comparison would be unfair")
+EOF
+measure 1 "sends" server mix.lua "send:1000"
+stop server
+if [ -n "$POSTGRES" ]; then
+    measure 1 "sends" server-pg mix.lua "send:1000"
+    stop server-pg
+fi
+
+# The same SQLite workloads with group commit off (--sqlite-max-batch 1: every write its own
+# transaction and fsync, as before group commit), on a copy of the seeded database, once.
+echo "starting bazaar-server with group commit off (--sqlite-max-batch 1)…" >&2
+# The signing key goes along, so the tokens seed.py recorded stay valid.
+cp "$WORK/bazaar.sqlite" "$WORK/single.sqlite"
+cp "$WORK/bazaar.sqlite.signing-key" "$WORK/single.sqlite.signing-key"
+SINGLE_ARGS=(--port 0 --sqlite "$WORK/single.sqlite" --sqlite-max-batch 1 --bcrypt-cost 10 --no-quotas
+    --access-token-lifetime 86400 --log-level error)
+start server-single "bazaar-server, no group commit" "$WORK/data" "${SERVER_CPU[@]}" "$SERVER_BIN" "${SINGLE_ARGS[@]}"
+measure 1 "mix" server-single mix.lua "$MIX"
+measure 1 "sends" server-single mix.lua "send:1000"
+stop server-single
+
+python3 - "$WORK/results.jsonl" "$DURATION" "$CONNECTIONS" "$PLACEMENT" "$MIX" "$ROUNDS" <<'EOF'
+import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-duration, connections, placement, mix = sys.argv[2:6]
+duration, connections, placement, mix, rounds = sys.argv[2:7]
 def per_request_ms(row, key):
     return row[key] / max(row["run"]["requests"], 1) * 1000
 def ms(us): return f"{us / 1000:.2f}"
-print(f"\nload: wrk -t1 -c{connections}, {duration} s per run after a warm-up, {placement}; "
-      f"bazaar-server release, SQLite, bcrypt cost 10")
+print(f"\nload: wrk -t1 -c{connections}, {duration} s per run after a warm-up, {rounds} alternating round(s), "
+      f"{placement}; bazaar-server release, bcrypt cost 10")
 print(f"mix weights: {mix}\n")
-print("| workload | target | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | requests | non-2xx | socket errors | target CPU |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| round | workload | target | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | requests | non-2xx | socket errors | target CPU |")
+print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for row in rows:
     run = row["run"]
     errors = sum(run["socket_errors"].values())
     cpu = row["server_cpu_s"] / run["seconds"] * 100
-    print(f"| {row['label']} | {row['target']} | {run['rps']:.0f} | {ms(run['p50_us'])} | {ms(run['p90_us'])} | "
-          f"{ms(run['p99_us'])} | {ms(run['p999_us'])} | {ms(run['max_us'])} | {run['requests']} | "
-          f"{run['non2xx']} | {errors} | {cpu:.0f}% |")
+    print(f"| {row['round']} | {row['label']} | {row['target']} | {run['rps']:.0f} | {ms(run['p50_us'])} | "
+          f"{ms(run['p90_us'])} | {ms(run['p99_us'])} | {ms(run['p999_us'])} | {ms(run['max_us'])} | "
+          f"{run['requests']} | {run['non2xx']} | {errors} | {cpu:.0f}% |")
 print()
 for row in rows:
     run = row["run"]
     if run["statuses"]:
-        detail = f"{row['label']} on {row['target']}: issued {run['issued']}, statuses {run['statuses']}"
+        detail = f"round {row['round']}, {row['label']} on {row['target']}: issued {run['issued']}, statuses {run['statuses']}"
     else:
-        detail = f"{row['label']} on {row['target']}: static request, non-2xx = wrk's count of statuses >= 400"
+        detail = f"round {row['round']}, {row['label']} on {row['target']}: static request, non-2xx = wrk's count of statuses >= 400"
     if run["first_failure"]:
         detail += f"; first non-2xx: {run['first_failure']}"
     if any(run["socket_errors"].values()):
         detail += f"; socket errors {run['socket_errors']}"
     print(detail)
-by = {(r["label"], r["target"]): r["run"] for r in rows}
-server, bare = by[("product reads", "bazaar-server")], by[("product reads", "bare-route")]
-mix_server, mix_bare = by[("mix", "bazaar-server")], by[("mix", "bare-route")]
-ratio = server["rps"] / bare["rps"]
-print(f"\nmix: bazaar-server {mix_server['rps']:.0f} req/s = {mix_server['rps'] / mix_bare['rps']:.2f} of the bare-route ceiling ({mix_bare['rps']:.0f} req/s)")
-if ("mix", "bazaar-server, no group commit") in by:
-    single = by[("mix", "bazaar-server, no group commit")]
-    print(f"mix with group commit off: {single['rps']:.0f} req/s = {single['rps'] / mix_bare['rps']:.2f} of the ceiling")
-print(f"product reads (GET /v1/products?limit=20): bazaar-server {server['rps']:.0f} req/s vs bare-route "
-      f"{bare['rps']:.0f} req/s = {ratio:.2f} of the ceiling (target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'})")
-if ("product reads", "bazaar-server/postgres") in by:
-    pg_reads, pg_mix = by[("product reads", "bazaar-server/postgres")], by[("mix", "bazaar-server/postgres")]
-    print(f"on PostgreSQL: product reads {pg_reads['rps']:.0f} req/s = {pg_reads['rps'] / bare['rps']:.2f} of the ceiling; "
-          f"mix {pg_mix['rps']:.0f} req/s = {pg_mix['rps'] / mix_bare['rps']:.2f} of the ceiling")
+
+def runs(label, target):
+    """{round: row} of one workload on one target."""
+    return {r["round"]: r for r in rows if (r["label"], r["target"]) == (label, target)}
+
+def versus(label, target):
+    """The median over rounds of target's req/s over the bare route's in the same round, and the range."""
+    mine, bare = runs(label, target), runs(label, "bare-route")
+    ratios = [mine[n]["run"]["rps"] / bare[n]["run"]["rps"] for n in sorted(mine) if n in bare]
+    return statistics.median(ratios), min(ratios), max(ratios), len(ratios)
+
+def describe(label, target):
+    mine = runs(label, target)
+    rps = statistics.median(r["run"]["rps"] for r in mine.values())
+    cpu = statistics.median(per_request_ms(r, "server_cpu_s") for r in mine.values())
+    text = f"{label} on {target}: {rps:.0f} req/s (median), server CPU {cpu:.3f} ms per request"
+    if runs(label, "bare-route"):
+        median, low, high, n = versus(label, target)
+        text += f"; {median:.2f} of the bare route (median of {n} round(s): {low:.2f}-{high:.2f})"
+    return text
+
+print()
+if runs("product reads", "bare-route"):
+    bare = runs("product reads", "bare-route")
+    print(f"bare route: product reads {statistics.median(r['run']['rps'] for r in bare.values()):.0f} req/s, "
+          f"mix {statistics.median(r['run']['rps'] for r in runs('mix', 'bare-route').values()):.0f} req/s (medians)")
+for target in ("bazaar-server", "bazaar-server/postgres"):
+    if runs("mix", target):
+        print(describe("product reads", target))
+        print(describe("mix", target))
+single = runs("mix", "bazaar-server, no group commit")
+if single and runs("mix", "bare-route"):
+    bare_first = runs("mix", "bare-route")[1]["run"]["rps"]
+    print(f"mix with group commit off, once: {single[1]['run']['rps']:.0f} req/s = "
+          f"{single[1]['run']['rps'] / bare_first:.2f} of the first round's bare route")
+pg_mix = runs("mix", "bazaar-server/postgres")
+if pg_mix:
     # Cached reads touch no database: PostgreSQL's own CPU meanwhile (background work on wrk's core) is the suspect.
-    pg_reads_row = next(r for r in rows if (r["label"], r["target"]) == ("product reads", "bazaar-server/postgres"))
-    pg_mix_row = next(r for r in rows if (r["label"], r["target"]) == ("mix", "bazaar-server/postgres"))
-    print(f"  postgres CPU during the product reads {pg_reads_row['postgres_cpu_s']:.2f} s, during the mix "
-          f"{pg_mix_row['postgres_cpu_s']:.2f} s; server CPU per mix request {per_request_ms(pg_mix_row, 'server_cpu_s'):.3f} ms "
-          f"(SQLite: {per_request_ms(next(r for r in rows if (r['label'], r['target']) == ('mix', 'bazaar-server')), 'server_cpu_s'):.3f} ms)")
+    pg_reads = runs("product reads", "bazaar-server/postgres")
+    print(f"  postgres CPU during the product reads {statistics.median(r['postgres_cpu_s'] for r in pg_reads.values()):.2f} s, "
+          f"during the mix {statistics.median(r['postgres_cpu_s'] for r in pg_mix.values()):.2f} s (medians)")
 for row in rows:
     if row["label"] == "sends":
         print(f"write cost per message send on {row['target']}: {row['run']['rps']:.0f} sends/s, "
