@@ -2,8 +2,9 @@ import BazaarAPI
 import Dependencies
 
 extension MessagesContent {
-    /// Whether `message`, arriving as a live event, is the viewer's own message that a queued or
-    /// sending entry shown here still stands for: same text, same number of photos.
+    /// Whether `message`, arriving as a live event or new in a refreshed page, is the viewer's own
+    /// message that a queued or sending entry shown here still stands for: same text, same number
+    /// of photos.
     ///
     /// Such a message is left for the outbox's delivery to fold, in the same state change that
     /// takes the entry out of ``pending``. Folded now, the screen would show it twice (queued and

@@ -137,8 +137,12 @@ public actor MessagesLogicController: MessagesLogic {
         do throws(NetworkError) {
             let page = try await network.request(
                 BazaarEndpoints.messages(conversationID: current.conversation.id, limit: pageSize))
-            for message in page.items.reversed() { fold(message) }
+            // The pending list first: a message its entry still stands for is left for the outbox's
+            // fold, as when it arrives live (a refresh on reconnecting can come between the server
+            // storing it and the outbox hearing so).
             content?.pending = await pending(for: current.conversation.id)
+            guard let shown = content else { return present() }
+            for message in page.items.reversed() where !shown.awaitsOutboxDelivery(message) { fold(message) }
             return present()
         } catch {
             return .failed(ScreenError(error))

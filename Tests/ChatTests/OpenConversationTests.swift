@@ -209,7 +209,9 @@ struct OpenConversationTests {
         }
     }
 
-    @Test("the sender's own message shows once when its live event arrives before the outbox hears the server's answer")
+    @Test(
+        "the sender's own message shows once when its live event, or a refresh, finds it before the outbox hears the server's answer"
+    )
     func ownLiveEventWaitsForTheOutbox() async throws {
         try await SessionFixture.with { fixture in
             let buyer = try await fixture.starter().register(
@@ -238,6 +240,10 @@ struct OpenConversationTests {
                 }
             }
             #expect(own != nil)
+            // A refresh (as on reconnecting) finds it stored on the server: still shown once, as pending.
+            let refreshed = await logic.send(.refresh)
+            #expect(refreshed.content?.messages.isEmpty == true, "not also shown as delivered after a refresh")
+            #expect(refreshed.content?.pending.map(\.body) == ["does it come with the charger?"])
             // The screen applies live events in order: once this reply shows, the sender's own event was applied.
             _ = try await fixture.raw.sendMessage(
                 "yes, and the box", in: conversationID, token: seller.tokens.accessToken)
