@@ -49,11 +49,21 @@ struct OpenConversationTests {
             #expect(arrived != nil)
             let refreshed = await open.logic.send(.refresh)
             #expect(refreshed.content?.messages.filter { $0.body == "still for sale?" }.count == 1)
-            let read = await first(states, within: .seconds(10)) { $0.content?.conversation.unreadCount == 0 }
-            #expect(read != nil)
-            // The server agrees: the seller's message counts as read for the buyer.
-            let list = await ConversationsLogicController(network: buyer.network).send(.load)
-            #expect(list.content?.conversations.first { $0.id == open.conversationID }?.unreadCount == 0)
+            // Marked read on the server: the seller's message stops counting as unread for the buyer.
+            // The screen's own count was 0 all along, so the server is asked until it agrees.
+            let network = buyer.network
+            let conversationID = open.conversationID
+            let readOnServer = await within(.seconds(10), else: false) {
+                while !Task.isCancelled {
+                    let list = await ConversationsLogicController(network: network).send(.load)
+                    if list.content?.conversations.first(where: { $0.id == conversationID })?.unreadCount == 0 {
+                        return true
+                    }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                return false
+            }
+            #expect(readOnServer, "the open screen marked the seller's message read within 10 s")
             await open.connection.stop()
         }
     }
