@@ -35,8 +35,6 @@ public struct SQLiteStore: BazaarStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // A transaction answered 2xx must survive a crash of the machine, not only of the process.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             // Sorts and savepoint journals in memory: on disk each was a temp file made and
             // deleted in /var/tmp (50 in three seconds of the load run's mix).
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
@@ -48,6 +46,11 @@ public struct SQLiteStore: BazaarStore {
         // -shm files the same mode), not with the umask's 0644.
         try PrivateFile.createIfMissing(at: path)
         pool = try DatabasePool(path: path, configuration: configuration)
+        // A transaction answered 2xx must survive a crash of the machine, not only of the process:
+        // the committing connection syncs the log on every commit. Not in `prepareDatabase`: the
+        // pool runs that first and then, switching its writer to WAL, sets `synchronous = NORMAL`
+        // (a sync only at checkpoints), which is what the writer ran with until 2026-11-27.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try SQLiteMigrations.migrator.migrate(pool)
         blockParties = BlockPartiesMemo(
             parties: try pool.read { db in

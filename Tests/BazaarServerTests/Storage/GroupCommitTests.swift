@@ -12,6 +12,22 @@ import Testing
 
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {
+    @Test("the connection that commits syncs the log on each commit (synchronous = FULL), though GRDB's pool sets NORMAL")
+    func theWriterSyncsEachCommit() async throws {
+        try await StoreFixtures.withSQLiteStore { store in
+            // 2 is FULL: with NORMAL (1), a commit answered 2xx is lost if the machine stops
+            // before the next checkpoint.
+            let level = try await store.pool.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA synchronous")
+            }
+            #expect(level == 2)
+            let journal = try await store.pool.writeWithoutTransaction { db in
+                try String.fetchOne(db, sql: "PRAGMA journal_mode")
+            }
+            #expect(journal == "wal")
+        }
+    }
+
     @Test("with a batch limit of 1 every write commits alone")
     func batchLimitOfOneCommitsEachWrite() async throws {
         try await StoreFixtures.withSQLiteStore(maxBatch: 1) { store in
