@@ -12,7 +12,7 @@ import Testing
 
 @Suite("Group commit on SQLite")
 struct GroupCommitTests {
-    @Test("the connection that commits syncs the log on each commit (synchronous = FULL), though GRDB's pool sets NORMAL")
+    @Test("the connection that commits syncs the log on each commit (FULL), though GRDB's pool sets NORMAL")
     func theWriterSyncsEachCommit() async throws {
         try await StoreFixtures.withSQLiteStore { store in
             // 2 is FULL: with NORMAL (1), a commit answered 2xx is lost if the machine stops
