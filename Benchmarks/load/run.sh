@@ -202,7 +202,7 @@ if [ "$BARE_BIN" != none ]; then
 fi
 
 # Rounds: each target runs each workload once per round, the order turned by one place each round,
-# so the VM's drift (its speed moves by 10-20% within minutes) falls on the servers and the bare
+# so the VM's drift (its speed moves by 10-30% within minutes) falls on the servers and the bare
 # route alike; ratios are taken within a round and reported as their median. The servers all stay
 # up, pinned to the same CPU; only the one measured has work. Product reads come before the mixes
 # in each round (reads measured right after a mix's writes paid for their checkpoints).
