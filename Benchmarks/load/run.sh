@@ -37,6 +37,8 @@
 # so they do not fight over cores; with --postgres, PostgreSQL's processes go to CPU 1 too, so the
 # server keeps CPU 0 to itself as the bare route does (a database normally runs on a machine of its
 # own); --no-pin lets the scheduler place them (and NIO start one loop per CPU).
+# The table's "CPU 0 stolen" column is the share of each measured run in which the hypervisor
+# held the servers' CPU (/proc/stat): a slow round with none stolen was not the host's doing.
 # BAZAAR_SERVER_BINARY and BARE_ROUTE_BINARY name binaries to use instead of the release builds;
 # BARE_ROUTE_BINARY=none runs no bare route (req/s and CPU only: CI's smoke of this script).
 # The mix counts every answer's status in Lua (mix.lua); non-2xx answers and socket errors are shown
@@ -141,6 +143,13 @@ postgres_cpu_seconds() {
     echo "$total"
 }
 
+# steal_seconds: seconds CPU 0 (the servers' CPU when pinned) has waited for the hypervisor since
+# boot (the 8th value of its /proc/stat line). The VM's slow phases show here: a run whose server
+# lost CPU to the host reads lower for reasons outside the server.
+steal_seconds() {
+    awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu0" { print $9 / hz }' /proc/stat
+}
+
 # measure ROUND LABEL KEY SCRIPT [MIX]: a discarded warm-up, then the measured wrk run against the
 # server started under KEY; appends a RESULT line. Dirty pages are written out first (`sync`), so
 # one target's writes are not flushed on the time of the next.
@@ -152,19 +161,22 @@ measure() {
         "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${WARMUP}s" --timeout 10s -s "$HERE/$script" "$url" \
             -- "$data" "$mix" >/dev/null
     fi
-    local before after pg_before pg_after
+    local before after pg_before pg_after steal_before steal_after
     before="$(cpu_seconds "${PIDS[$key]}")"
     pg_before="$(postgres_cpu_seconds)"
+    steal_before="$(steal_seconds)"
     echo "measuring (round $round of $ROUNDS): $label on ${NAMES[$key]} ($DURATION s, $CONNECTIONS connections)…" >&2
     "${WRK_CPU[@]}" wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$HERE/$script" "$url" \
         -- "$data" "$mix" >"$WORK/wrk.out"
     after="$(cpu_seconds "${PIDS[$key]}")"
     pg_after="$(postgres_cpu_seconds)"
+    steal_after="$(steal_seconds)"
     local line
     line="$(grep '^RESULT ' "$WORK/wrk.out" | sed 's/^RESULT //')" || { cat "$WORK/wrk.out" >&2; exit 70; }
-    printf '{"round":%s,"label":"%s","target":"%s","server_cpu_s":%s,"postgres_cpu_s":%s,"run":%s}\n' \
+    printf '{"round":%s,"label":"%s","target":"%s","server_cpu_s":%s,"postgres_cpu_s":%s,"steal_s":%s,"run":%s}\n' \
         "$round" "$label" "${NAMES[$key]}" "$(awk -v a="$before" -v b="$after" 'BEGIN { print b - a }')" \
-        "$(awk -v a="$pg_before" -v b="$pg_after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
+        "$(awk -v a="$pg_before" -v b="$pg_after" 'BEGIN { print b - a }')" \
+        "$(awk -v a="$steal_before" -v b="$steal_after" 'BEGIN { print b - a }')" "$line" >>"$WORK/results.jsonl"
 }
 
 SERVER_ARGS=(--port 0 --sqlite "$WORK/bazaar.sqlite" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
@@ -249,15 +261,15 @@ def ms(us): return f"{us / 1000:.2f}"
 print(f"\nload: wrk -t1 -c{connections}, {duration} s per run after a warm-up, {rounds} alternating round(s), "
       f"{placement}; bazaar-server release, bcrypt cost 10")
 print(f"mix weights: {mix}\n")
-print("| round | workload | target | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | requests | non-2xx | socket errors | target CPU |")
-print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| round | workload | target | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | requests | non-2xx | socket errors | target CPU | CPU 0 stolen |")
+print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for row in rows:
     run = row["run"]
     errors = sum(run["socket_errors"].values())
     cpu = row["server_cpu_s"] / run["seconds"] * 100
     print(f"| {row['round']} | {row['label']} | {row['target']} | {run['rps']:.0f} | {ms(run['p50_us'])} | "
           f"{ms(run['p90_us'])} | {ms(run['p99_us'])} | {ms(run['p999_us'])} | {ms(run['max_us'])} | "
-          f"{run['requests']} | {run['non2xx']} | {errors} | {cpu:.0f}% |")
+          f"{run['requests']} | {run['non2xx']} | {errors} | {cpu:.0f}% | {row['steal_s'] / run['seconds'] * 100:.0f}% |")
 print()
 for row in rows:
     run = row["run"]
