@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Two (or more) bazaar-server builds on SQLite under the same wrk workload, in alternating rounds:
 # the A/B form of run.sh for a change that a ratio to the bare route would hide in the VM's drift.
+# With --postgres URL the last binary also runs on that PostgreSQL, as one more server (its
+# processes moved to CPU 1, beside wrk, as run.sh does): the engines side by side.
 #
-#   Benchmarks/load/compare.sh [--mix SPEC] [--rounds 5] [--duration 5] [--connections 64] BINARY...
+#   Benchmarks/load/compare.sh [--mix SPEC] [--rounds 5] [--duration 5] [--connections 64]
+#                              [--postgres URL] BINARY...
 #
 # Every server runs at once on its own seeded SQLite file (seed.py), pinned to CPU 0 with one NIO
 # event loop, wrk on CPU 1, bcrypt cost 10, as in run.sh. Each round runs the workload once on each
@@ -15,6 +18,9 @@
 #   git worktree add /tmp/before HEAD~1 && (cd /tmp/before && swift build -c release --product bazaar-server)
 #   swift build -c release --product bazaar-server
 #   Benchmarks/load/compare.sh --mix send:1 /tmp/before/.build/release/bazaar-server .build/release/bazaar-server
+# Cached product reads on the two engines (2026-11-27, closing; a throwaway cluster, fsync on):
+#   PG_DURABLE=1 scripts/with-postgres.sh bash -c \
+#     'Benchmarks/load/compare.sh --mix list:1 --postgres "$BAZAAR_TEST_POSTGRES_URL" .build/release/bazaar-server'
 #
 # Needs: wrk, python3, taskset (util-linux), two or more CPUs.
 set -euo pipefail
@@ -23,18 +29,21 @@ MIX="list:300,search:150,product:250,history:150,send:149,login:1"
 ROUNDS=5
 DURATION=5
 CONNECTIONS=64
+POSTGRES=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --mix) MIX="$2"; shift 2 ;;
         --rounds) ROUNDS="$2"; shift 2 ;;
         --duration) DURATION="$2"; shift 2 ;;
         --connections) CONNECTIONS="$2"; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --postgres) POSTGRES="$2"; shift 2 ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         -*) echo "compare.sh: unknown option $1 (try --help)" >&2; exit 64 ;;
         *) break ;;
     esac
 done
-[ $# -ge 2 ] || { echo "compare.sh: give two or more server binaries (try --help)" >&2; exit 64; }
+[ $# -ge 2 ] || { [ $# -ge 1 ] && [ -n "$POSTGRES" ]; } ||
+    { echo "compare.sh: give two or more server binaries, or one and --postgres (try --help)" >&2; exit 64; }
 for tool in wrk python3 taskset; do
     command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 69; }
 done
@@ -57,13 +66,27 @@ cleanup() {
 trap cleanup EXIT
 
 URLS=()
+NAMES=()
+SERVER_FLAGS=(--port 0 --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error)
 for i in "${!BINS[@]}"; do
     start_server "$WORK/$i.out" "$WORK/$i.err" env NIO_SINGLETON_GROUP_LOOP_COUNT=1 taskset -c 0 "${BINS[$i]}" \
-        --port 0 --sqlite "$WORK/$i.sqlite" --bcrypt-cost 10 --no-quotas --access-token-lifetime 86400 --log-level error
+        --sqlite "$WORK/$i.sqlite" "${SERVER_FLAGS[@]}"
     PIDS+=("$SERVER_STARTED_PID")
     URLS+=("$SERVER_STARTED_URL")
+    NAMES+=("${BINS[$i]}")
     python3 "$HERE/seed.py" "$SERVER_STARTED_URL" "$WORK/data-$i" >&2
 done
+if [ -n "$POSTGRES" ]; then
+    i=${#URLS[@]}
+    BAZAAR_SIGNING_KEY="$(head -c 32 /dev/urandom | base64)" start_server "$WORK/$i.out" "$WORK/$i.err" \
+        env NIO_SINGLETON_GROUP_LOOP_COUNT=1 taskset -c 0 "${BINS[-1]}" --postgres "$POSTGRES" "${SERVER_FLAGS[@]}"
+    PIDS+=("$SERVER_STARTED_PID")
+    URLS+=("$SERVER_STARTED_URL")
+    NAMES+=("${BINS[-1]} on PostgreSQL")
+    # New backends inherit the postmaster's CPU, so the servers keep CPU 0 to themselves.
+    for pid in $(pgrep -x postgres || true); do taskset -pc 1 "$pid" >/dev/null 2>&1 || true; done
+    python3 "$HERE/seed.py" "$SERVER_STARTED_URL" "$WORK/data-$i" >&2
+fi
 
 # One wrk run on server I; prints "REQ_PER_S CPU_US_PER_REQUEST NON2XX".
 measure() {
@@ -82,22 +105,22 @@ print(f'{result["rps"]:.0f} {cpu_us:.1f} {result["non2xx"] + sum(result["socket_
 PY
 }
 
-for i in "${!BINS[@]}"; do measure "$i" 2 >/dev/null; done
+for i in "${!URLS[@]}"; do measure "$i" 2 >/dev/null; done
 RESULTS="$WORK/results"
 for round in $(seq 1 "$ROUNDS"); do
     line="round $round:"
-    for k in "${!BINS[@]}"; do
-        i=$(( (k + round) % ${#BINS[@]} ))
+    for k in "${!URLS[@]}"; do
+        i=$(( (k + round) % ${#URLS[@]} ))
         sync
         read -r rps cpu bad <<<"$(measure "$i" "$DURATION")"
-        [ "$bad" = 0 ] || { echo "compare.sh: ${BINS[$i]}: $bad answers were not 2xx" >&2; exit 1; }
+        [ "$bad" = 0 ] || { echo "compare.sh: ${NAMES[$i]}: $bad answers were not 2xx" >&2; exit 1; }
         echo "$round $i $rps $cpu" >>"$RESULTS"
         line="$line [$i] $rps req/s, ${cpu} µs CPU;"
     done
     echo "$line"
 done
 
-python3 - "$RESULTS" "${BINS[@]}" <<'PY'
+python3 - "$RESULTS" "${NAMES[@]}" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
 bins = sys.argv[2:]
