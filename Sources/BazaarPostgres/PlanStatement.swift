@@ -26,6 +26,12 @@ struct PlanStatement {
     private var gates: [String] = []
     private var frames: [String] = []
     private var recipients: [String] = []
+    /// SQL arrays of the conversations whose messages each plan changes, gated as its events are.
+    private var changedConversations: [String] = []
+    /// Of those, the arrays of changes other than a message added (a removal).
+    private var otherwiseChanged: [String] = []
+    /// The inserts of messages, in the order added, each returning the message's `seq`.
+    private var appendedMessages: [String] = []
     private var prefix = "p0_"
     /// The condition every later write of the current plan must meet: `TRUE`, or its claim
     /// returned its row.
@@ -100,25 +106,53 @@ struct PlanStatement {
         self.recipients.append("CASE WHEN \(gate) THEN \(recipientsParameter)::TEXT[] ELSE '{}'::TEXT[] END")
     }
 
+    /// Adds a message's insert (the write named `insert`, returning its `seq`) to the current
+    /// plan, its conversation's placeholder being `conversation`: the statement answers the
+    /// message's `seq` (``query(atMillis:origin:)``), and other replicas hear that the
+    /// conversation's history changed.
+    mutating func addAppendedMessage(_ insert: String, conversation: String) {
+        appendedMessages.append(insert)
+        changedConversations.append("CASE WHEN \(gate) THEN ARRAY[\(conversation)]::TEXT[] ELSE '{}'::TEXT[] END")
+    }
+
+    /// Adds a change to the messages of the conversations `conversations` (an SQL expression of a
+    /// `TEXT[]`, read before the plan's writes) other than a message added, in the current plan.
+    mutating func addOtherHistoryChange(_ conversations: String) {
+        let changed = "CASE WHEN \(gate) THEN \(conversations) ELSE '{}'::TEXT[] END"
+        changedConversations.append(changed)
+        otherwiseChanged.append(changed)
+    }
+
     /// The statement: the writes, then one row with `claimed` (for each plan in order, whether its
-    /// claim, if any, was made) and `published` (the last event's sequence number, or `NULL`),
-    /// the events written at `atMillis` once every write has run.
-    mutating func query(atMillis: Int64) -> PostgresQuery {
+    /// claim, if any, was made), `published` (the last event's sequence number, or `NULL`),
+    /// `appended` (each added message's `seq` in the order added, `0` for one not written) and
+    /// `changed` (the conversations changed otherwise than by a message added). The events are
+    /// written at `atMillis` once every write has run, a `history` event from `origin` first.
+    mutating func query(atMillis: Int64, origin: String) -> PostgresQuery {
         endPlan()
         var sql = ctes.isEmpty ? "" : "WITH " + ctes.joined(separator: ",\n") + "\n"
         sql += "SELECT ARRAY[\(gates.joined(separator: ", "))]::BOOLEAN[] AS claimed, "
-        if frames.isEmpty {
+        if frames.isEmpty && changedConversations.isEmpty {
             sql += "NULL::BIGINT AS published"
         } else {
             let at = bind(atMillis)
+            let from = bind(origin)
             // The counts make every write finish before the event lock is taken (see above).
             let written = names.map { "(SELECT count(*) FROM \($0))" }
             let after = written.isEmpty ? "TRUE" : written.joined(separator: " + ") + " >= 0"
             sql += """
-                CASE WHEN \(after) THEN bazaar_publish_all(\(frames.joined(separator: " || ")), \
-                \(recipients.joined(separator: " || ")), \(at)) END AS published
+                CASE WHEN \(after) THEN bazaar_publish_all(\(Self.concatenated(changedConversations)), \(from), \
+                \(Self.concatenated(frames)), \(Self.concatenated(recipients)), \(at)) END AS published
                 """
         }
+        let seqs = appendedMessages.map { "COALESCE((SELECT seq FROM \($0)), 0)" }
+        sql += ", ARRAY[\(seqs.joined(separator: ", "))]::BIGINT[] AS appended"
+        sql += ", \(Self.concatenated(otherwiseChanged)) AS changed"
         return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    /// `TEXT[]` expressions joined with `||`; the empty array for none.
+    private static func concatenated(_ arrays: [String]) -> String {
+        arrays.isEmpty ? "'{}'::TEXT[]" : arrays.joined(separator: " || ")
     }
 }

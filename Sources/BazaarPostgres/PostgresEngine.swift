@@ -43,14 +43,17 @@ public struct PostgresEngine: StorageEngine {
         let startAfter =
             try await database.rows("SELECT COALESCE(MAX(seq), 0) FROM live_events").first?.decode(Int64.self) ?? 0
         let activeSessions = ActiveSessionMemo(leased: true)
+        let newestMessages = NewestMessagesMemo(leased: true)
+        let replicaId = UUID().uuidString
         let listener = PostgresEventListener(
-            url: url, sink: sink, activeSessions: activeSessions, availability: database.availability,
+            url: url, sink: sink, activeSessions: activeSessions, newestMessages: newestMessages,
+            replicaId: replicaId, availability: database.availability,
             retention: max(loginThrottle.window, .seconds(600)), startAfter: startAfter, now: now, logger: logger)
         return StorageBackend(
             // A quarter of the pool for plan statements (each may carry many plans), the rest for reads.
             store: PostgresStore(
                 database: database, maximumStatementsInFlight: max(1, maximumConnections / 4),
-                activeSessions: activeSessions),
+                activeSessions: activeSessions, newestMessages: newestMessages, replicaId: replicaId),
             throttle: PostgresLoginThrottle(database: database, policy: loginThrottle, now: now),
             events: PostgresEventBus(database: database, sink: sink, now: now),
             services: [PostgresDatabaseService(database: database), listener],

@@ -18,6 +18,10 @@ struct PostgresEventBus: LiveEventBus {
         /// Sessions were revoked: close their sockets. The row's `user_ids` column holds the
         /// session ids (written by the store in the revoking transaction).
         case revoked
+        /// Messages of the listed conversations changed (the row's `user_ids` column holds
+        /// conversation ids, its `frame` the id of the replica that changed them): drop their
+        /// history pages (``NewestMessagesMemo``), unless this replica wrote the row.
+        case history
     }
 
     let database: PostgresDatabase

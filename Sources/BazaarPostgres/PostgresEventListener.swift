@@ -15,11 +15,13 @@ import Synchronization
 /// product may have been added unheard). Its connection state also tells
 /// ``DatabaseAvailability`` when the database is back. Old rows are pruned every minute.
 ///
-/// It also keeps the store's ``ActiveSessionMemo`` honest: a `revoked` event makes the memo
-/// forget those sessions before anything else is told; each ping that succeeds once it has caught
-/// up renews the memo's lease (``memoLease``) from when the ping was sent, or from when the
-/// delivery still under way began, whichever is earlier (so a delivery stuck for longer than the
-/// lease lets the memo lapse too); and losing the connection suspends the memo at once.
+/// It also keeps the store's memos (``ActiveSessionMemo``, ``NewestMessagesMemo``) honest: a
+/// `revoked` event makes the first forget those sessions before anything else is told, and a
+/// `history` event written by another replica makes the second drop those conversations' pages
+/// (it comes before the frames of its transaction); each ping that succeeds once it has caught up
+/// renews both memos' lease (``memoLease``) from when the ping was sent, or from when the delivery
+/// still under way began, whichever is earlier (so a delivery stuck for longer than the lease lets
+/// the memos lapse too); and losing the connection suspends both at once.
 struct PostgresEventListener: Service {
     /// How long after a successful ping the memo of active sessions is believed: a ping a second,
     /// so a connection that died without a word leaves a revocation unheard for at most this.
@@ -30,6 +32,10 @@ struct PostgresEventListener: Service {
     let sink: any LiveEventSink
     /// The store's memo of active sessions.
     let activeSessions: ActiveSessionMemo
+    /// The store's memo of history pages.
+    let newestMessages: NewestMessagesMemo
+    /// The id in the `history` events this replica's store writes (it has told its memo already).
+    let replicaId: String
     let availability: DatabaseAvailability
     /// How long handled events and login failures are kept.
     let retention: Duration
@@ -110,8 +116,9 @@ struct PostgresEventListener: Service {
                     try await listenOnce(cursor)
                 }
             } catch {
-                // Revocations made elsewhere may now go unheard: every check asks the database.
+                // Changes made elsewhere may now go unheard: every check and page asks the database.
                 activeSessions.suspend()
+                newestMessages.suspend()
                 if Task.isShuttingDownGracefully || Task.isCancelled { break }
                 // Only a failed connection attempt says the database is unreachable; a listening
                 // connection that dropped (one backend ended, say) is simply made again.
@@ -168,10 +175,11 @@ struct PostgresEventListener: Service {
                 // has been notified; it is delivered unless a catch-up is still under way.
                 if let from = progress.vouchedFrom(pinged: pinged) {
                     activeSessions.trust(until: from + Self.memoLease)
+                    newestMessages.trust(until: from + Self.memoLease)
                 }
             }
         } catch {
-            // `run` suspends the session memo as this throws: once, for every way a listen ends.
+            // `run` suspends the memos as this throws: once, for every way a listen ends.
             delivery.cancel()
             Task { try? await connection.close() }
             throw error
@@ -238,6 +246,9 @@ struct PostgresEventListener: Service {
                 case .revoked:
                     activeSessions.forget(userIds)  // session ids, for this kind
                     await sink.sessionsRevoked(userIds)
+                case .history:
+                    // Conversation ids, for this kind, and the writer's id as the frame.
+                    if frame != replicaId { newestMessages.forget(conversationIds: userIds) }
                 case nil: logger.warning("unknown live event kind", metadata: ["kind": "\(kind)"])
                 }
                 cursor.lastSeq = seq

@@ -364,6 +364,39 @@ package enum PostgresMigrations {
                 FOR EACH ROW EXECUTE FUNCTION bazaar_drop_sizes_by_id()
                 """,
             ]),
+        // Which conversations' messages a plan changed, for the other replicas' memories of
+        // history pages (``NewestMessagesMemo``): one `history` row before the plan's frames (a
+        // listener drops the pages before it tells anyone of the change), its `frame` the id of
+        // the replica that wrote it (which has updated its own memory already).
+        Migration(
+            name: "v16-history-events",
+            statements: [
+                """
+                CREATE FUNCTION bazaar_publish_all(
+                    changed_conversations TEXT[], origin TEXT, event_frames TEXT[], recipient_lists TEXT[], at_millis BIGINT)
+                RETURNS BIGINT LANGUAGE plpgsql AS $$
+                DECLARE history_seq BIGINT;
+                DECLARE last_seq BIGINT;
+                BEGIN
+                    PERFORM pg_advisory_xact_lock(\(lockKey + 1));
+                    IF cardinality(changed_conversations) > 0 THEN
+                        INSERT INTO live_events (kind, user_ids, frame, created_at)
+                            VALUES ('history', changed_conversations, origin, at_millis) RETURNING seq INTO history_seq;
+                    END IF;
+                    WITH inserted AS (
+                        INSERT INTO live_events (kind, user_ids, frame, created_at)
+                        SELECT 'live', string_to_array(e.recipients, ','), e.frame, at_millis
+                        FROM unnest(event_frames, recipient_lists) WITH ORDINALITY AS e(frame, recipients, position)
+                        ORDER BY e.position
+                        RETURNING seq)
+                    SELECT COALESCE(MAX(seq), history_seq) INTO last_seq FROM inserted;
+                    IF last_seq IS NOT NULL THEN
+                        PERFORM pg_notify('\(eventChannel)', last_seq::TEXT);
+                    END IF;
+                    RETURN last_seq;
+                END $$
+                """
+            ]),
     ]
 
     /// Applies what is missing, holding the advisory lock on a connection of its own; returns

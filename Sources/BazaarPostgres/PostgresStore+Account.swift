@@ -13,11 +13,26 @@ extension PostgresStore {
         return try Self.slice(rows, limit: limit, map: Self.review)
     }
 
-    /// Erases the account in one transaction, its sessions' revocation announced to every replica
-    /// when it commits.
+    /// Erases the account in one transaction, its sessions' revocation and the change to the
+    /// histories its photos leave announced to every replica when it commits.
     public func eraseAccount(userId: String, now: Date) async throws {
         let millis = StoredValues.millis(now)
-        let revoked = try await database.withTransaction { transaction in
+        let (revoked, photographed): ([String], [String])
+        do {
+            (revoked, photographed) = try await erase(userId: userId, atMillis: millis)
+        } catch {
+            // Committed or not, no event of this replica's own will say: its pages are not known now.
+            newestMessages.forgetAll()
+            throw error
+        }
+        activeSessions.forget(revoked)
+        if !photographed.isEmpty { newestMessages.forget(conversationIds: photographed) }
+    }
+
+    /// The erasure's transaction; answers the sessions it revoked and the conversations in which
+    /// it took photos off the user's messages.
+    private func erase(userId: String, atMillis millis: Int64) async throws -> ([String], [String]) {
+        try await database.withTransaction { transaction in
             // The user's row first, locked: a sign-in or a write racing the erasure waits for it.
             try await transaction.rows("SELECT 1 FROM users WHERE id = \(userId) FOR UPDATE")
             let revoked = try await Self.revokeSessions(of: userId, except: nil, atMillis: millis, in: transaction)
@@ -54,16 +69,28 @@ extension PostgresStore {
             try await transaction.rows("DELETE FROM photos WHERE user_id = \(userId)")
             // Their chat photos go (each size with it); their messages stay, showing none.
             try await transaction.rows("DELETE FROM attachments WHERE uploader_id = \(userId)")
-            try await transaction.rows(
-                "UPDATE messages SET attachments = '' WHERE sender_id = \(userId) AND attachments <> ''")
+            var photographed: Set<String> = []
+            for row in try await transaction.rows(
+                """
+                UPDATE messages SET attachments = '' WHERE sender_id = \(userId) AND attachments <> ''
+                RETURNING conversation_id
+                """)
+            {
+                photographed.insert(try row.decode(String.self))
+            }
+            let changed = photographed.sorted()
+            if !changed.isEmpty {
+                try await transaction.rows(
+                    "SELECT bazaar_publish(\(PostgresEventBus.Kind.history.rawValue), \(changed), \(replicaId), \(millis))"
+                )
+            }
             try await transaction.rows(
                 """
                 UPDATE users SET display_name = '', bio = NULL, photo_digest = NULL, password_hash = '', role = 'member',
                     deleted_at = \(millis)
                 WHERE id = \(userId)
                 """)
-            return revoked
+            return (revoked, changed)
         }
-        activeSessions.forget(revoked)
     }
 }

@@ -65,13 +65,26 @@ extension PostgresStore {
     public func messages(conversationId: String, viewerId: String, before position: Int64?, limit: Int) async throws
         -> Slice<Message>?
     {
-        // Members never change, so the membership check is usually answered from memory: one round trip per page.
+        // Members never change, so the membership check is usually answered from memory, and the
+        // newest page too while the listener vouches for it: no round trip for an open chat's page.
         guard let members = try await conversationMembers(id: conversationId), members.other(than: viewerId) != nil
         else { return nil }
+        if position == nil,
+            let held = newestMessages.slice(conversationId: conversationId, limit: limit, viewerId: viewerId)
+        {
+            return held
+        }
+        let generation = newestMessages.generation
         let rows = try await database.execute(
             PreparedStatements.MessagesPage(
                 conversationId: conversationId, before: position ?? .max, limit: Int64(limit) + 1))
-        return Slice(fetched: rows, limit: limit, item: \.message, position: \.seq)
+        let slice = Slice(fetched: rows, limit: limit, item: \.message, position: \.seq)
+        if position == nil {
+            newestMessages.remember(
+                slice, positions: rows.prefix(limit).map(\.seq), conversationId: conversationId, limit: limit,
+                members: [members.first, members.second], readAt: generation)
+        }
+        return slice
     }
 
     public func conversationMembers(id: String) async throws -> ConversationMembers? {

@@ -24,10 +24,14 @@ extension PostgresStore {
                 let applied = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
                 // A suspension's sessions end here at once (other replicas hear of them by the listener).
                 activeSessions.forget(applied.revokedSessions)
+                applied.history?.tell(newestMessages, messages: plan.appendedMessages)
                 held = applied.held
-            } catch  where Self.isUniqueViolation(error) {
+            } catch {
+                // Committed or not, no event of this replica's own will say: its pages are not known now.
+                if plan.changesHistory { newestMessages.forgetAll() }
                 // A report's open twin (the only unique key a plan's write may break outside a claim).
-                throw StoreError.conflict("report")
+                if Self.isUniqueViolation(error) { throw StoreError.conflict("report") }
+                throw error
             }
             guard let held else { return .stale }
             claimed = held
@@ -61,16 +65,17 @@ extension PostgresStore {
     /// the same conversation rows, and one statement cannot change a row twice), and a suspension
     /// (its revoked sessions are announced by the statement that revokes them).
     ///
-    /// Also answers the sessions a suspension revoked, for this replica's memo to forget.
+    /// Also answers the sessions a suspension revoked, and what the statement changed of
+    /// conversations' histories, for this replica's memos to learn once the transaction has committed.
     private func applyApart(_ plan: WritePlan, expecting expected: (id: String, version: Int64)?, now: Date)
-        async throws -> (held: Bool?, revokedSessions: [String])
+        async throws -> (held: Bool?, revokedSessions: [String], history: HistoryChanges?)
     {
         try await database.withTransaction { transaction in
             if let expected {
                 let rows = try await transaction.rows(
                     "SELECT version FROM products WHERE id = \(expected.id) FOR UPDATE")
                 guard let version = try rows.first?.decode(Int64.self), version == expected.version else {
-                    return (nil, [])
+                    return (nil, [], nil)
                 }
             }
             if let attached = plan.attachedPhotos {
@@ -81,20 +86,22 @@ extension PostgresStore {
                       AND conversation_id = \(attached.conversationId) AND message_id IS NULL
                     FOR UPDATE
                     """)
-                guard rows.count == Set(attached.ids).count else { return (nil, []) }
+                guard rows.count == Set(attached.ids).count else { return (nil, [], nil) }
             }
             if let reportId = plan.expectedOpenReport {
                 // Two moderators resolving one report at once: the second waits here, then finds it resolved.
                 let rows = try await transaction.rows("SELECT status FROM reports WHERE id = \(reportId) FOR UPDATE")
-                guard try rows.first?.decode(String.self) == ReportStatus.open.rawValue else { return (nil, []) }
+                guard try rows.first?.decode(String.self) == ReportStatus.open.rawValue else { return (nil, [], nil) }
             }
             let apart = plan.writes.filter(\.runsApart)
             var statement = PlanStatement()
             try Self.add(WritePlan(plan.writes.filter { !$0.runsApart }), now: now, to: &statement)
             let millis = StoredValues.millis(now)
-            guard let row = try await transaction.rows(statement.query(atMillis: millis)).first else {
+            guard let row = try await transaction.rows(statement.query(atMillis: millis, origin: replicaId)).first
+            else {
                 throw StoreError.corrupt("a plan's statement answered no row")
             }
+            let answer = try PlanStatementAnswer(row)
             var revoked: [String] = []
             for write in apart {
                 if case .suspendUser(let userId) = write {
@@ -102,10 +109,10 @@ extension PostgresStore {
                 } else {
                     var second = PlanStatement()
                     try Self.add(write, at: millis, to: &second)
-                    _ = try await transaction.rows(second.query(atMillis: millis))
+                    _ = try await transaction.rows(second.query(atMillis: millis, origin: replicaId))
                 }
             }
-            return (try row.decode(([Bool], Int64?).self).0.first ?? true, revoked)
+            return (answer.claimed.first ?? true, revoked, answer.history)
         }
     }
 
@@ -123,27 +130,38 @@ extension PostgresStore {
     }
 
     /// Applies plans as one statement; answers, for each in order, whether its claim (if any) held.
-    static func applyTogether(_ plans: [(plan: WritePlan, now: Date)], on database: PostgresDatabase) async throws
-        -> [Bool]
-    {
+    /// Once it has committed, `newestMessages` learns what it changed of conversations' histories
+    /// (the `history` event it writes, from `origin`, is for the other replicas).
+    static func applyTogether(
+        _ plans: [(plan: WritePlan, now: Date)], on database: PostgresDatabase, origin: String,
+        newestMessages: NewestMessagesMemo
+    ) async throws -> [Bool] {
         var statement = PlanStatement()
         for (index, (plan, now)) in plans.enumerated() {
             statement.beginPlan(index)
             try add(plan, now: now, to: &statement)
         }
         let latest = plans.map { StoredValues.millis($0.now) }.max() ?? 0
-        let query = statement.query(atMillis: latest)
-        let rows: [PostgresRow]
-        if let number = PlanShapes.shared.number(for: query.sql, plans: plans.count) {
-            rows = try await database.rows(query, preparedAs: number)
-        } else {
-            rows = try await database.rows(query)
+        let query = statement.query(atMillis: latest, origin: origin)
+        let answer: PlanStatementAnswer
+        do {
+            let rows: [PostgresRow]
+            if let number = PlanShapes.shared.number(for: query.sql, plans: plans.count) {
+                rows = try await database.rows(query, preparedAs: number)
+            } else {
+                rows = try await database.rows(query)
+            }
+            guard let row = rows.first else {
+                throw StoreError.corrupt("a plan's statement answered no row")
+            }
+            answer = try PlanStatementAnswer(row)
+        } catch {
+            // Committed or not, no event of this replica's own will say: its pages are not known now.
+            if plans.contains(where: \.plan.changesHistory) { newestMessages.forgetAll() }
+            throw error
         }
-        guard let row = rows.first else {
-            throw StoreError.corrupt("a plan's statement answered no row")
-        }
-        let (claimed, _) = try row.decode(([Bool], Int64?).self)
-        return claimed
+        answer.history.tell(newestMessages, messages: plans.flatMap(\.plan.appendedMessages))
+        return answer.claimed
     }
 
     /// Adds the writes of one plan to its statement, its live events last.
@@ -206,6 +224,7 @@ extension PostgresStore {
                 WHERE \(statement.gate)
                 RETURNING seq
                 """)
+            statement.addAppendedMessage(inserted, conversation: conversation)
             // Conditional on the stored last message being older: of two sends committing at once,
             // the newer message (by seq) is the conversation's last, whichever commits second.
             statement.addWrite(
@@ -357,10 +376,12 @@ extension PostgresStore {
                 RETURNING 1
                 """)
         case .removeMessage(let id):
+            let message = statement.bind(id)
+            statement.addOtherHistoryChange("ARRAY(SELECT conversation_id FROM messages WHERE id = \(message))")
             statement.addWrite(
                 """
                 UPDATE messages SET body = \(statement.bind(Message.removedBody)), removed = TRUE
-                WHERE id = \(statement.bind(id)) AND \(statement.gate) RETURNING 1
+                WHERE id = \(message) AND \(statement.gate) RETURNING 1
                 """)
         case .suspendUser:
             break  // run apart, by applyApart
@@ -371,6 +392,25 @@ extension PostgresStore {
                 UPDATE attachments SET message_id = \(statement.bind(messageId))
                 WHERE id = ANY(\(statement.bind(ids))::TEXT[]) AND \(statement.gate) RETURNING 1
                 """)
+        }
+    }
+}
+
+extension WritePlan {
+    /// The messages the plan adds, in order.
+    var appendedMessages: [Message] {
+        writes.compactMap { write in
+            if case .appendMessage(let message) = write { message } else { nil }
+        }
+    }
+
+    /// Whether the plan changes a conversation's messages (adds one or removes one).
+    var changesHistory: Bool {
+        writes.contains { write in
+            switch write {
+            case .appendMessage, .removeMessage: true
+            default: false
+            }
         }
     }
 }

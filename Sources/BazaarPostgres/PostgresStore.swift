@@ -24,21 +24,33 @@ public struct PostgresStore: BazaarStore {
     /// Sessions found active, believed while this replica's event listener vouches for the memo
     /// (``ActiveSessionMemo``): the session check of an authenticated request is then no round trip.
     let activeSessions: ActiveSessionMemo
+    /// Each conversation's newest history page, believed while this replica's event listener
+    /// vouches for the memo (``NewestMessagesMemo``): an open chat's page is then no round trip.
+    let newestMessages: NewestMessagesMemo
+    /// This replica's id in the `history` events it writes, so its listener skips its own.
+    let replicaId: String
 
     /// A store on `database`, applying at most `maximumStatementsInFlight` plan statements at once
     /// (each of up to 32 plans), so the plans leave room in the pool for reads.
     ///
-    /// - Parameter activeSessions: the memo this replica's ``PostgresEventListener`` keeps (it
-    ///   forgets sessions revoked elsewhere and holds the memo's lease); the default, never
-    ///   trusted, asks the database on every check.
+    /// - Parameters:
+    ///   - activeSessions: the memo this replica's ``PostgresEventListener`` keeps (it forgets
+    ///     sessions revoked elsewhere and holds the memo's lease); the default, never trusted,
+    ///     asks the database on every check.
+    ///   - newestMessages: the same for history pages; the default, never trusted, reads every page.
+    ///   - replicaId: the id this replica's listener knows as its own; the default is new.
     init(
         database: PostgresDatabase, maximumStatementsInFlight: Int = 4,
-        activeSessions: ActiveSessionMemo = ActiveSessionMemo(leased: true)
+        activeSessions: ActiveSessionMemo = ActiveSessionMemo(leased: true),
+        newestMessages: NewestMessagesMemo = NewestMessagesMemo(leased: true),
+        replicaId: String = UUID().uuidString
     ) {
         self.database = database
         self.activeSessions = activeSessions
+        self.newestMessages = newestMessages
+        self.replicaId = replicaId
         groupCommit = PlanGroupCommit(maximumInFlight: maximumStatementsInFlight, maximumPlans: 32) { plans in
-            try await Self.applyTogether(plans, on: database)
+            try await Self.applyTogether(plans, on: database, origin: replicaId, newestMessages: newestMessages)
         }
     }
 

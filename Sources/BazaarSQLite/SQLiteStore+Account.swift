@@ -73,7 +73,7 @@ extension SQLiteStore {
                 arguments: [nowMillis, userId])
             return (revoked, photographed)
         }
-        for conversationId in Set(photographed) { newestMessages.forget(conversationId: conversationId) }
+        newestMessages.forget(conversationIds: Set(photographed))
         await announce(revoked)
         // The erasure has committed; what is left is to move the zeroed pages into the file and
         // empty the WAL of the old ones. When readers keep this checkpoint from finishing (busy

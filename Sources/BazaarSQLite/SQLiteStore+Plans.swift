@@ -36,7 +36,7 @@ extension SQLiteStore {
         case .applied(let applied):
             // Committed: the pages held of a conversation gain its message before anyone hears of it.
             for (message, seq) in applied.appended { newestMessages.add(message, at: seq) }
-            for conversationId in applied.changedConversations { newestMessages.forget(conversationId: conversationId) }
+            newestMessages.forget(conversationIds: applied.changedConversations)
             for sessionId in applied.revokedSessions { activeSessions.forget(sessionId) }
             if let events {
                 if !applied.revokedSessions.isEmpty { await events.sessionsRevoked(applied.revokedSessions) }

@@ -29,13 +29,7 @@ package final class ActiveSessionMemo: Sendable {
     private struct State {
         var active: Set<String> = []
         var generation: UInt64 = 0
-        /// Until when the memo may be believed; `nil` for always.
-        var trustedUntil: ContinuousClock.Instant?
-
-        func isTrusted(at now: @autoclosure () -> ContinuousClock.Instant) -> Bool {
-            guard let trustedUntil else { return true }
-            return now() < trustedUntil
-        }
+        var lease: MemoLease
     }
 
     private let state: Mutex<State>
@@ -46,12 +40,12 @@ package final class ActiveSessionMemo: Sendable {
     ///   one believed only within a lease granted by ``trust(until:)``, none at first.
     package init(capacity: Int = defaultCapacity, leased: Bool = false) {
         self.capacity = capacity
-        state = Mutex(State(trustedUntil: leased ? ContinuousClock.Instant.now : nil))
+        state = Mutex(State(lease: MemoLease(leased: leased)))
     }
 
     /// Whether `id` is known to be active (never while the memo is not trusted).
     package func isKnownActive(_ id: String) -> Bool {
-        state.withLock { $0.active.contains(id) && $0.isTrusted(at: .now) }
+        state.withLock { $0.active.contains(id) && $0.lease.isTrusted(at: .now) }
     }
 
     /// Moves with every revocation; read it before asking the database.
@@ -63,7 +57,7 @@ package final class ActiveSessionMemo: Sendable {
     /// the memo is not trusted now.
     package func remember(_ id: String, readAt generation: UInt64) {
         state.withLock { state in
-            guard state.generation == generation, state.isTrusted(at: .now) else { return }
+            guard state.generation == generation, state.lease.isTrusted(at: .now) else { return }
             if state.active.count >= capacity { state.active.removeAll(keepingCapacity: true) }
             state.active.insert(id)
         }
@@ -84,10 +78,7 @@ package final class ActiveSessionMemo: Sendable {
 
     /// Believes the memo until `instant` (a leased memo's listener renews this while it hears).
     package func trust(until instant: ContinuousClock.Instant) {
-        state.withLock { state in
-            guard let current = state.trustedUntil else { return }
-            state.trustedUntil = max(current, instant)
-        }
+        state.withLock { $0.lease.extend(until: instant) }
     }
 
     /// Forgets everything and stops believing the memo until the next ``trust(until:)``:
@@ -96,7 +87,7 @@ package final class ActiveSessionMemo: Sendable {
         state.withLock { state in
             state.generation &+= 1
             state.active.removeAll()
-            if state.trustedUntil != nil { state.trustedUntil = .now }
+            state.lease.lapse()
         }
     }
 }

@@ -77,6 +77,20 @@ public enum PostgresTestDatabase {
         }
     }
 
+    /// Adds a message to a conversation in the table alone, announcing nothing (as an operator's
+    /// hand would): a replica that does not show it answers the page from its memory.
+    public static func addMessageSilently(
+        _ body: String, in conversationId: String, from senderId: String, on database: PostgresURL
+    ) async throws {
+        try await onServer(database) { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO messages (id, conversation_id, sender_id, body, created_at)
+                VALUES (\(UUID().uuidString.lowercased()), \(conversationId), \(senderId), \(body), 1)
+                """, logger: logger)
+        }
+    }
+
     /// Brings the planner's statistics on `database` up to date, as autovacuum would in time.
     public static func analyse(_ database: PostgresURL) async throws {
         try await onServer(database) { connection, logger in

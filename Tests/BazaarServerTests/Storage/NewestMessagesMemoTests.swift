@@ -4,6 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import BazaarPostgres
 @testable import BazaarSQLite
 @testable import BazaarServer
 
@@ -71,6 +72,45 @@ struct NewestMessagesMemoTests {
         #expect(memo.slice(conversationId: "c1", limit: 20, viewerId: "ada") == nil)
     }
 
+    @Test("a leased memo (PostgreSQL's) neither answers nor remembers until its listener vouches for it")
+    func aLeasedMemoIsBelievedOnlyWithinItsLease() throws {
+        let memo = NewestMessagesMemo(leased: true)
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        memo.trust(until: .now + .seconds(60))
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)  // not stored before
+
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        #expect(try #require(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada")).items.map(\.id) == ["m1"])
+
+        memo.suspend()  // the listener lost its connection: changes elsewhere may go unheard
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        memo.trust(until: .now - .seconds(1))  // a lease that has run out believes nothing either
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+    }
+
+    @Test("forgetting conversations drops their pages alone, and a read begun before cannot store")
+    func forgettingDropsTheNamedConversations() {
+        let memo = NewestMessagesMemo()
+        for conversation in ["c1", "c2", "c3"] {
+            memo.remember(
+                Slice(items: [Self.message("m1", in: conversation)], next: nil), positions: [1],
+                conversationId: conversation, limit: 50, members: ["ada", "bo"], readAt: memo.generation)
+        }
+        let before = memo.generation
+        memo.forget(conversationIds: ["c1", "c3"])
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+        #expect(memo.slice(conversationId: "c2", limit: 50, viewerId: "ada") != nil)
+        #expect(memo.slice(conversationId: "c3", limit: 50, viewerId: "ada") == nil)
+        memo.remember(
+            Slice(items: [Self.message("m0")], next: nil), positions: [0], conversationId: "c1", limit: 50,
+            members: ["ada", "bo"], readAt: before)
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+
+        memo.forgetAll()
+        #expect(memo.slice(conversationId: "c2", limit: 50, viewerId: "ada") == nil)
+    }
+
     @Test("past its byte limit, it starts again rather than growing")
     func fullStartsAgain() throws {
         let weight = NewestMessagesMemo.weight(of: Self.message("m1"))
@@ -97,9 +137,20 @@ struct NewestMessagesMemoTests {
         #expect(memo.slice(conversationId: "c1", limit: 2, viewerId: "ada") == nil)
     }
 
-    @Test("after concurrent sends and reads, every held page equals the database's")
-    func concurrentSendsAndReadsMatchTheDatabase() async throws {
-        try await StoreFixtures.withSQLiteStore { store in
+    /// The store's memo, believed for the test's length (PostgreSQL's would be by its listener).
+    private static func heldPages(of store: any BazaarStore) throws -> NewestMessagesMemo {
+        if let sqlite = store as? SQLiteStore { return sqlite.newestMessages }
+        let postgres = try #require(store as? PostgresStore)
+        postgres.newestMessages.trust(until: .now + .seconds(600))
+        return postgres.newestMessages
+    }
+
+    @Test(
+        "after concurrent sends and reads, every held page equals the database's",
+        arguments: StorageKind.available)
+    func concurrentSendsAndReadsMatchTheDatabase(storage: StorageKind) async throws {
+        try await storage.withStore { store in
+            let memo = try Self.heldPages(of: store)
             let fixtures = StoreFixtures(store)
             let ada = try await fixtures.user("ada")
             let bo = try await fixtures.user("bo")
@@ -133,7 +184,7 @@ struct NewestMessagesMemoTests {
             for conversation in conversations {
                 for limit in limits {
                     let held = try #require(
-                        store.newestMessages.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
+                        memo.slice(conversationId: conversation.id, limit: limit, viewerId: ada.id))
                     // `before: Int64.max` reads the same newest page from the database itself.
                     let stored = try #require(
                         try await store.messages(
