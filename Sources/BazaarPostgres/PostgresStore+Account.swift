@@ -17,16 +17,13 @@ extension PostgresStore {
     /// histories its photos leave announced to every replica when it commits.
     public func eraseAccount(userId: String, now: Date) async throws {
         let millis = StoredValues.millis(now)
-        let (revoked, photographed): ([String], [String])
-        do {
-            (revoked, photographed) = try await erase(userId: userId, atMillis: millis)
-        } catch {
-            // Committed or not, no event of this replica's own will say: its pages are not known now.
-            newestMessages.forgetAll()
-            throw error
+        // The conversations whose photos go are known only once the erasure has run.
+        let revoked = try await newestMessages.whileWriting([], othersUnknown: true) {
+            let (revoked, photographed) = try await erase(userId: userId, atMillis: millis)
+            if !photographed.isEmpty { newestMessages.forget(conversationIds: photographed) }
+            return revoked
         }
         activeSessions.forget(revoked)
-        if !photographed.isEmpty { newestMessages.forget(conversationIds: photographed) }
     }
 
     /// The erasure's transaction; answers the sessions it revoked and the conversations in which

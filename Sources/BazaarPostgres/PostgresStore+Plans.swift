@@ -21,17 +21,20 @@ extension PostgresStore {
         {
             let held: Bool?
             do {
-                let applied = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
+                let changing = plan.historyWrites
+                let applied = try await newestMessages.whileWriting(
+                    changing.conversations, othersUnknown: changing.othersUnknown
+                ) {
+                    let applied = try await applyApart(plan, expecting: plan.expectedProduct, now: now)
+                    applied.history?.tell(newestMessages, messages: plan.appendedMessages)
+                    return applied
+                }
                 // A suspension's sessions end here at once (other replicas hear of them by the listener).
                 activeSessions.forget(applied.revokedSessions)
-                applied.history?.tell(newestMessages, messages: plan.appendedMessages)
                 held = applied.held
-            } catch {
-                // Committed or not, no event of this replica's own will say: its pages are not known now.
-                if plan.changesHistory { newestMessages.forgetAll() }
+            } catch  where Self.isUniqueViolation(error) {
                 // A report's open twin (the only unique key a plan's write may break outside a claim).
-                if Self.isUniqueViolation(error) { throw StoreError.conflict("report") }
-                throw error
+                throw StoreError.conflict("report")
             }
             guard let held else { return .stale }
             claimed = held
@@ -143,8 +146,10 @@ extension PostgresStore {
         }
         let latest = plans.map { StoredValues.millis($0.now) }.max() ?? 0
         let query = statement.query(atMillis: latest, origin: origin)
-        let answer: PlanStatementAnswer
-        do {
+        let changing = plans.map(\.plan.historyWrites)
+        return try await newestMessages.whileWriting(
+            changing.flatMap(\.conversations), othersUnknown: changing.contains(where: \.othersUnknown)
+        ) {
             let rows: [PostgresRow]
             if let number = PlanShapes.shared.number(for: query.sql, plans: plans.count) {
                 rows = try await database.rows(query, preparedAs: number)
@@ -154,14 +159,10 @@ extension PostgresStore {
             guard let row = rows.first else {
                 throw StoreError.corrupt("a plan's statement answered no row")
             }
-            answer = try PlanStatementAnswer(row)
-        } catch {
-            // Committed or not, no event of this replica's own will say: its pages are not known now.
-            if plans.contains(where: \.plan.changesHistory) { newestMessages.forgetAll() }
-            throw error
+            let answer = try PlanStatementAnswer(row)
+            answer.history.tell(newestMessages, messages: plans.flatMap(\.plan.appendedMessages))
+            return answer.claimed
         }
-        answer.history.tell(newestMessages, messages: plans.flatMap(\.plan.appendedMessages))
-        return answer.claimed
     }
 
     /// Adds the writes of one plan to its statement, its live events last.
@@ -404,14 +405,19 @@ extension WritePlan {
         }
     }
 
-    /// Whether the plan changes a conversation's messages (adds one or removes one).
-    var changesHistory: Bool {
-        writes.contains { write in
+    /// The conversations whose messages the plan changes, as far as it names them (those it adds
+    /// a message to), and whether it changes others it does not name (a removal names its message).
+    var historyWrites: (conversations: [String], othersUnknown: Bool) {
+        var conversations: [String] = []
+        var othersUnknown = false
+        for write in writes {
             switch write {
-            case .appendMessage, .removeMessage: true
-            default: false
+            case .appendMessage(let message): conversations.append(message.conversationId)
+            case .removeMessage: othersUnknown = true
+            default: break
             }
         }
+        return (conversations, othersUnknown)
     }
 }
 

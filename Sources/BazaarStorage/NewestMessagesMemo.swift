@@ -57,6 +57,17 @@ package final class NewestMessagesMemo: Sendable {
         var bytes = 0
         var generation: UInt64 = 0
         var lease: MemoLease
+        /// Conversations with a write of this store under way (how many), whose pages are not
+        /// answered until it has told the memo how it ended.
+        var writing: [String: Int] = [:]
+        /// Writes under way whose conversations are not known before they end: no page is
+        /// answered while one is.
+        var writingUnknown = 0
+
+        /// Whether the page of `conversationId` may be answered now.
+        func mayAnswer(_ conversationId: String) -> Bool {
+            writingUnknown == 0 && writing[conversationId] == nil && lease.isTrusted(at: .now)
+        }
 
         /// Drops every page (what they weigh with them).
         mutating func empty() {
@@ -92,7 +103,7 @@ package final class NewestMessagesMemo: Sendable {
     package func slice(conversationId: String, limit: Int, viewerId: String) -> Slice<Message>? {
         state.withLock { state in
             guard let page = state.pages[conversationId]?[limit], page.members.contains(viewerId),
-                state.lease.isTrusted(at: .now)
+                state.mayAnswer(conversationId)
             else { return nil }
             return page.slice
         }
@@ -159,6 +170,51 @@ package final class NewestMessagesMemo: Sendable {
         state.withLock { state in
             state.generation &+= 1
             state.empty()
+        }
+    }
+
+    /// A write of this store to the messages of `conversationIds` (and, when `othersUnknown`, of
+    /// conversations it cannot name before it ends, such as a removal's) begins: their pages are
+    /// not answered until ``endWriting(_:othersUnknown:)``, called once the write has told the memo
+    /// how it ended (``add(_:at:)``, ``forget(conversationIds:)`` or ``forgetAll()``).
+    ///
+    /// On PostgreSQL a write commits, and its live events can reach this replica's sockets through
+    /// the listener, before its answer reaches the store; a client told by a socket must not find
+    /// the page without the message in that gap.
+    package func beginWriting(_ conversationIds: [String], othersUnknown: Bool) {
+        state.withLock { state in
+            for conversationId in conversationIds { state.writing[conversationId, default: 0] += 1 }
+            if othersUnknown { state.writingUnknown += 1 }
+        }
+    }
+
+    /// The write begun by ``beginWriting(_:othersUnknown:)`` with the same arguments has ended.
+    package func endWriting(_ conversationIds: [String], othersUnknown: Bool) {
+        state.withLock { state in
+            for conversationId in conversationIds {
+                let left = (state.writing[conversationId] ?? 1) - 1
+                state.writing[conversationId] = left > 0 ? left : nil
+            }
+            if othersUnknown { state.writingUnknown = max(0, state.writingUnknown - 1) }
+        }
+    }
+
+    /// Runs `write`, a write of this store to the messages of `conversationIds` (and of others it
+    /// cannot name, when `othersUnknown`) that tells the memo what it changed before it returns,
+    /// between ``beginWriting(_:othersUnknown:)`` and ``endWriting(_:othersUnknown:)``. When it
+    /// throws, whether it committed is not known here, and no event of this store's own will say
+    /// (the listener skips those): every page is forgotten.
+    package func whileWriting<Result>(
+        _ conversationIds: [String], othersUnknown: Bool, _ write: () async throws -> Result
+    ) async throws -> Result {
+        guard !conversationIds.isEmpty || othersUnknown else { return try await write() }
+        beginWriting(conversationIds, othersUnknown: othersUnknown)
+        defer { endWriting(conversationIds, othersUnknown: othersUnknown) }
+        do {
+            return try await write()
+        } catch {
+            forgetAll()
+            throw error
         }
     }
 

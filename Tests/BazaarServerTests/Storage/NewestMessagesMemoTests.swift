@@ -89,6 +89,35 @@ struct NewestMessagesMemoTests {
         #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
     }
 
+    @Test("while a write of the store to a conversation is under way, its page is not answered")
+    func aPageWaitsForTheStoresOwnWrite() async throws {
+        let memo = NewestMessagesMemo()
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        try await memo.whileWriting(["c1"], othersUnknown: false) {
+            // Committed, its event perhaps told a socket already, but the memo has not heard yet.
+            #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+            memo.add(Self.message("m2"), at: 2)
+        }
+        let slice = try #require(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada"))
+        #expect(slice.items.map(\.id) == ["m2", "m1"])
+
+        try await memo.whileWriting([], othersUnknown: true) {  // a removal: any conversation
+            #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+        }
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") != nil)
+    }
+
+    @Test("a write of the store that fails, committed or not, leaves no page held")
+    func aFailedWriteForgetsEveryPage() async {
+        struct Lost: Error {}
+        let memo = NewestMessagesMemo()
+        Self.remember(["m1"], at: [1], limit: 50, in: memo)
+        await #expect(throws: Lost.self) {
+            try await memo.whileWriting(["c2"], othersUnknown: false) { throw Lost() }
+        }
+        #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
+    }
+
     @Test("forgetting conversations drops their pages alone, and a read begun before cannot store")
     func forgettingDropsTheNamedConversations() {
         let memo = NewestMessagesMemo()
