@@ -23,8 +23,8 @@ import Synchronization
 /// still under way began, whichever is earlier (so a delivery stuck for longer than the lease lets
 /// the memos lapse too); and losing the connection suspends both at once.
 struct PostgresEventListener: Service {
-    /// How long after a successful ping the memo of active sessions is believed: a ping a second,
-    /// so a connection that died without a word leaves a revocation unheard for at most this.
+    /// How long after a successful ping the memos (active sessions, history pages) are believed: a
+    /// ping a second, so a connection that died without a word leaves a change unheard for at most this.
     static let memoLease = Duration.seconds(2)
 
     let url: PostgresURL
