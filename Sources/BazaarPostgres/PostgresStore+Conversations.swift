@@ -74,7 +74,7 @@ extension PostgresStore {
         {
             return held
         }
-        let generation = newestMessages.generation
+        let mark = newestMessages.readMark(for: conversationId)
         let rows = try await database.execute(
             PreparedStatements.MessagesPage(
                 conversationId: conversationId, before: position ?? .max, limit: Int64(limit) + 1))
@@ -82,7 +82,7 @@ extension PostgresStore {
         if position == nil {
             newestMessages.remember(
                 slice, positions: rows.prefix(limit).map(\.seq), conversationId: conversationId, limit: limit,
-                members: [members.first, members.second], readAt: generation)
+                members: [members.first, members.second], readAt: mark)
         }
         return slice
     }

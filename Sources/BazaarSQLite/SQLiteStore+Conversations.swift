@@ -92,7 +92,7 @@ extension SQLiteStore {
         {
             return held
         }
-        let generation = newestMessages.generation
+        let mark = newestMessages.readMark(for: conversationId)
         let read: (slice: Slice<Message>, positions: [Int64], members: [String])? = try await pool.read { db in
             guard let member = try Self.memberRow(db, conversationId: conversationId, userId: viewerId) else {
                 return nil
@@ -112,7 +112,7 @@ extension SQLiteStore {
             newestMessages.remember(
                 read.slice, positions: read.positions, conversationId: conversationId, limit: limit,
                 members: read.members,
-                readAt: generation)
+                readAt: mark)
         }
         return read.slice
     }

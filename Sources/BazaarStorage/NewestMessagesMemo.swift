@@ -8,9 +8,16 @@ import Synchronization
 ///
 /// A page changes when a message is added to its conversation, a moderator removes one of its
 /// messages, or an account's erasure takes the photos off its sender's messages. A read that
-/// began before such a change cannot store its page after it: every change moves the
-/// ``generation``, and a read only stores what it fetched when the generation has not moved since
-/// it started. A page answers only its two participants; anyone else is asked of the database.
+/// began before such a change cannot store its page after it: a read takes its conversation's
+/// ``ReadMark`` before asking the database, every change to a conversation moves that
+/// conversation's mark (and forgetting everything moves every mark), and a read only stores what
+/// it fetched when its mark has not moved. A page answers only its two participants; anyone else
+/// is asked of the database.
+///
+/// The marks are per conversation, not one for the whole memo: with one, every send anywhere
+/// moved it, and under a load of sends a read slower than the gap between two commits (most of
+/// them, when the server is busy) never stored its page, so pages were read from the database
+/// again and again (the load run's mix on SQLite, 2026-11-28).
 ///
 /// How soon a change arrives depends on who makes it:
 /// - **SQLite**: one server process makes every write to its file; the store adds each message
@@ -50,12 +57,31 @@ package final class NewestMessagesMemo: Sendable {
         }
     }
 
+    /// What a read of one conversation's newest page saw of the memo's changes when it began
+    /// (``readMark(for:)``): it may store its page only if the mark has not moved since.
+    package struct ReadMark: Sendable, Equatable {
+        /// Moves when every page is forgotten.
+        fileprivate var epoch: UInt64
+        /// The conversation's stripe of ``State/changes``.
+        fileprivate var stripe: Int
+        /// That stripe's count of changes.
+        fileprivate var changes: UInt64
+    }
+
+    /// How many stripes the conversations' change counts are spread over: a fixed number, so
+    /// the counts take no memory per conversation; two conversations sharing a stripe only
+    /// make a read of one give up storing its page when the other changes.
+    static let stripes = 1024
+
     private struct State {
         /// Conversation id → page size → page.
         var pages: [String: [Int: Page]] = [:]
         /// The sum of every page's ``Page/bytes``.
         var bytes = 0
-        var generation: UInt64 = 0
+        /// Moves when every page is forgotten (``forgetAll()``, ``suspend()``).
+        var epoch: UInt64 = 0
+        /// Changes per stripe of conversations (``NewestMessagesMemo/stripe(of:)``).
+        var changes = [UInt64](repeating: 0, count: NewestMessagesMemo.stripes)
         var lease: MemoLease
         /// Conversations with a write of this store under way (how many), whose pages are not
         /// answered until it has told the memo how it ended.
@@ -67,6 +93,17 @@ package final class NewestMessagesMemo: Sendable {
         /// Whether the page of `conversationId` may be answered now.
         func mayAnswer(_ conversationId: String) -> Bool {
             writingUnknown == 0 && writing[conversationId] == nil && lease.isTrusted(at: .now)
+        }
+
+        /// The mark a read of `conversationId` takes now.
+        func mark(for conversationId: String) -> ReadMark {
+            let stripe = NewestMessagesMemo.stripe(of: conversationId)
+            return ReadMark(epoch: epoch, stripe: stripe, changes: changes[stripe])
+        }
+
+        /// Moves the mark of `conversationId` (and of those sharing its stripe).
+        mutating func changed(_ conversationId: String) {
+            changes[NewestMessagesMemo.stripe(of: conversationId)] &+= 1
         }
 
         /// Drops every page (what they weigh with them).
@@ -93,9 +130,15 @@ package final class NewestMessagesMemo: Sendable {
             + message.senderId.utf8.count + 64
     }
 
-    /// Moves with every change; read it before asking the database.
-    package var generation: UInt64 {
-        state.withLock { $0.generation }
+    /// The stripe of `conversationId`'s change count (by its hash, fixed for the process).
+    private static func stripe(of conversationId: String) -> Int {
+        conversationId.hashValue & (stripes - 1)
+    }
+
+    /// The mark to take before asking the database for the newest page of `conversationId`, and
+    /// to hand to ``remember(_:positions:conversationId:limit:members:readAt:)`` with what it read.
+    package func readMark(for conversationId: String) -> ReadMark {
+        state.withLock { $0.mark(for: conversationId) }
     }
 
     /// The newest `limit` messages of the conversation, if held, believed now and `viewerId` is one
@@ -109,12 +152,12 @@ package final class NewestMessagesMemo: Sendable {
         }
     }
 
-    /// Remembers the newest page the database gave, unless a page changed since `generation` was
-    /// read or the memo is not believed now; `slice` holds at most `limit` messages and `members`
+    /// Remembers the newest page the database gave, unless the conversation changed since `mark`
+    /// was taken (``readMark(for:)``) or the memo is not believed now; `slice` holds at most `limit` messages and `members`
     /// are the conversation's two.
     package func remember(
         _ slice: Slice<Message>, positions: [Int64], conversationId: String, limit: Int, members: [String],
-        readAt generation: UInt64
+        readAt mark: ReadMark
     ) {
         precondition(slice.items.count == positions.count, "one position per message")
         let page = Page(
@@ -122,7 +165,7 @@ package final class NewestMessagesMemo: Sendable {
             bytes: slice.items.reduce(0) { $0 + Self.weight(of: $1) })
         guard page.bytes <= byteLimit else { return }
         state.withLock { state in
-            guard state.generation == generation, state.lease.isTrusted(at: .now) else { return }
+            guard state.mark(for: conversationId) == mark, state.lease.isTrusted(at: .now) else { return }
             let replaced = state.pages[conversationId]?[limit]?.bytes ?? 0
             if state.bytes - replaced + page.bytes > byteLimit {
                 state.empty()
@@ -135,10 +178,10 @@ package final class NewestMessagesMemo: Sendable {
     }
 
     /// Adds a message whose transaction has committed to every page of its conversation held
-    /// (in position order; the oldest drops off a full page), and moves the generation.
+    /// (in position order; the oldest drops off a full page), and moves the conversation's mark.
     package func add(_ message: Message, at position: Int64) {
         state.withLock { state in
-            state.generation &+= 1
+            state.changed(message.conversationId)
             guard var pages = state.pages.removeValue(forKey: message.conversationId) else { return }
             for (limit, page) in pages {
                 let changed = Self.adding(message, at: position, to: page, limit: limit)
@@ -153,22 +196,22 @@ package final class NewestMessagesMemo: Sendable {
 
     /// Drops the pages held of conversations one of whose messages changed otherwise than by a
     /// message added (a moderator removed it, an erasure took its photos, another replica added
-    /// one), and moves the generation so a read begun before the change does not store its page.
+    /// one), and moves their marks so a read begun before the change does not store its page.
     package func forget(conversationIds: some Sequence<String>) {
         state.withLock { state in
-            state.generation &+= 1
             for conversationId in conversationIds {
+                state.changed(conversationId)
                 guard let pages = state.pages.removeValue(forKey: conversationId) else { continue }
                 state.bytes -= pages.values.reduce(0) { $0 + $1.bytes }
             }
         }
     }
 
-    /// Drops every page and moves the generation: for a write whose outcome is unknown (its
+    /// Drops every page and moves every mark: for a write whose outcome is unknown (its
     /// statement failed after it may have committed), of which no event will tell this replica.
     package func forgetAll() {
         state.withLock { state in
-            state.generation &+= 1
+            state.epoch &+= 1
             state.empty()
         }
     }
@@ -227,7 +270,7 @@ package final class NewestMessagesMemo: Sendable {
     /// made elsewhere may now go unheard.
     package func suspend() {
         state.withLock { state in
-            state.generation &+= 1
+            state.epoch &+= 1
             state.empty()
             state.lease.lapse()
         }

@@ -17,24 +17,41 @@ struct NewestMessagesMemoTests {
             id: id, conversationId: conversation, senderId: "ada", body: id, createdAt: Date(timeIntervalSince1970: 0))
     }
 
-    /// A page of `ids` at `positions`, newest first, stored into `memo` as read at its current generation.
+    /// A page of `ids` at `positions`, newest first, stored into `memo` as read with its current mark.
     private static func remember(
         _ ids: [String], at positions: [Int64], hasOlder: Bool = false, limit: Int, in memo: NewestMessagesMemo
     ) {
         memo.remember(
             Slice(items: ids.map { message($0) }, next: hasOlder ? positions.last : nil), positions: positions,
-            conversationId: "c1", limit: limit, members: ["ada", "bo"], readAt: memo.generation)
+            conversationId: "c1", limit: limit, members: ["ada", "bo"], readAt: memo.readMark(for: "c1"))
     }
 
     @Test("a read that fetched the page before a send cannot store it after that send")
     func aReadRacingASendIsNotRemembered() {
         let memo = NewestMessagesMemo()
-        let before = memo.generation  // a read starts and fetches the page from the database…
+        let before = memo.readMark(for: "c1")  // a read starts and fetches the page from the database…
         memo.add(Self.message("m3"), at: 3)  // …a send commits meanwhile…
         memo.remember(  // …and the read's page, without the new message, arrives late.
             Slice(items: [Self.message("m2")], next: nil), positions: [2], conversationId: "c1", limit: 10,
             members: ["ada", "bo"], readAt: before)
         #expect(memo.slice(conversationId: "c1", limit: 10, viewerId: "ada") == nil)
+    }
+
+    @Test("sends to other conversations during a read do not keep it from storing its page")
+    func sendsElsewhereDoNotStarveARead() throws {
+        let memo = NewestMessagesMemo()
+        // Find a conversation on another stripe than c1's, as nearly every other conversation is.
+        let other = try #require(
+            (0..<64).lazy.map { "c\($0 + 2)" }.first { memo.readMark(for: $0) != memo.readMark(for: "c1") })
+        let before = memo.readMark(for: "c1")  // a read of c1 starts…
+        for position in Int64(1)...100 {  // …while a busy server commits sends elsewhere…
+            memo.add(Self.message("m\(position)", in: other), at: position)
+        }
+        memo.forget(conversationIds: [other])
+        memo.remember(  // …and its page is still c1's newest: it is kept.
+            Slice(items: [Self.message("m2")], next: nil), positions: [2], conversationId: "c1", limit: 10,
+            members: ["ada", "bo"], readAt: before)
+        #expect(memo.slice(conversationId: "c1", limit: 10, viewerId: "ada")?.items.map(\.id) == ["m2"])
     }
 
     @Test("a sent message takes its place by position, once, and a full page drops its oldest")
@@ -124,9 +141,10 @@ struct NewestMessagesMemoTests {
         for conversation in ["c1", "c2", "c3"] {
             memo.remember(
                 Slice(items: [Self.message("m1", in: conversation)], next: nil), positions: [1],
-                conversationId: conversation, limit: 50, members: ["ada", "bo"], readAt: memo.generation)
+                conversationId: conversation, limit: 50, members: ["ada", "bo"],
+                readAt: memo.readMark(for: conversation))
         }
-        let before = memo.generation
+        let before = memo.readMark(for: "c1")
         memo.forget(conversationIds: ["c1", "c3"])
         #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
         #expect(memo.slice(conversationId: "c2", limit: 50, viewerId: "ada") != nil)
@@ -136,7 +154,12 @@ struct NewestMessagesMemoTests {
             members: ["ada", "bo"], readAt: before)
         #expect(memo.slice(conversationId: "c1", limit: 50, viewerId: "ada") == nil)
 
+        let beforeAll = memo.readMark(for: "c2")
         memo.forgetAll()
+        #expect(memo.slice(conversationId: "c2", limit: 50, viewerId: "ada") == nil)
+        memo.remember(  // a read begun before everything was forgotten cannot store either
+            Slice(items: [Self.message("m1", in: "c2")], next: nil), positions: [1], conversationId: "c2", limit: 50,
+            members: ["ada", "bo"], readAt: beforeAll)
         #expect(memo.slice(conversationId: "c2", limit: 50, viewerId: "ada") == nil)
     }
 
