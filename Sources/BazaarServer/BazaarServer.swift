@@ -61,7 +61,7 @@ public struct BazaarServer: Sendable {
             store: store, tokens: tokens, authenticator: Authenticator(tokens: tokens, store: store),
             hasher: hasher,
             throttle: backend.throttle, hub: hub, events: backend.events,
-            metrics: metrics, publicReads: publicReads,
+            metrics: metrics, publicReads: publicReads, historyPages: EncodedHistoryPages(),
             now: { [now = configuration.now] in BazaarJSON.roundedToMillis(now()) },
             trustForwardedFor: configuration.trustForwardedFor,
             refreshReuseInterval: configuration.refreshReuseInterval,

@@ -23,6 +23,11 @@ enum JSONResponse {
         return Response(status: status, headers: json(headers), body: .init(byteBuffer: writer.buffer))
     }
 
+    /// A 200 answer whose JSON body is already encoded.
+    static func make(encoded body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: body))
+    }
+
     /// The `Content-Type` of every JSON answer.
     static let contentType = "application/json; charset=utf-8"
 

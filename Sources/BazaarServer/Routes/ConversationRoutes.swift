@@ -35,13 +35,15 @@ struct ConversationRoutes: RouteGroup {
             let caller = try await deps.authenticator.authenticate(request)
             let limit = try QueryParameters.limit(request, default: 50)
             let position = try Cursor.decodeSeq(QueryParameters.cursor(request, "before"), kind: .messages)
+            let conversationId = try context.pathId("The conversation")
             guard
                 let slice = try await deps.store.messages(
-                    conversationId: try context.pathId("The conversation"), viewerId: caller.userId, before: position,
-                    limit: limit)
+                    conversationId: conversationId, viewerId: caller.userId, before: position, limit: limit)
             else { throw APIError.notFound("The conversation") }
+            // An open chat asks for its newest page again and again: its bytes are kept while it stays the same.
+            guard position == nil else { return JSONResponse.make(encoded: EncodedHistoryPages.encode(slice)) }
             return JSONResponse.make(
-                Page(items: slice.items, nextCursor: slice.next.map { Cursor.encode(.messages, seq: $0) }))
+                encoded: deps.historyPages.body(of: slice, conversationId: conversationId, limit: limit))
         }
         router.on(APIRoutes.sendMessage) { request, context in
             try await send(request, context)

@@ -20,6 +20,8 @@ struct ServerDependencies: Sendable {
     let metrics: ServerMetrics
     /// Encoded product pages and products, cleared when a product is added.
     let publicReads: EncodedResponseCache
+    /// Encoded newest history pages, reused while a conversation's page stays the same.
+    let historyPages: EncodedHistoryPages
     let now: @Sendable () -> Date
     /// Whether the login throttle reads the client address from `X-Forwarded-For`.
     let trustForwardedFor: Bool
