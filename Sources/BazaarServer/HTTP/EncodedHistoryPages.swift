@@ -20,7 +20,7 @@ final class EncodedHistoryPages: Sendable {
         var limit: Int
     }
 
-    private struct Entry {
+    private struct Entry: Weighed {
         /// The page encoded: its messages (newest first) and the position it continues before.
         var items: [Message]
         var next: Int64?
@@ -29,47 +29,27 @@ final class EncodedHistoryPages: Sendable {
         var size: Int { body.readableBytes }
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var bytes = 0
-    }
-
-    private let state = Mutex(State())
-    private let capacity: Int
-    private let maximumBytes: Int
+    private let entries: Mutex<BoundedEntries<Key, Entry>>
 
     /// Holds at most `capacity` pages and `maximumBytes` bytes of them (emptied when either is
     /// reached: a page is cheap to encode again); a body over a quarter of the bytes is never kept.
     init(capacity: Int = 4096, maximumBytes: Int = 16 << 20) {
-        self.capacity = capacity
-        self.maximumBytes = maximumBytes
+        entries = Mutex(BoundedEntries(capacity: capacity, maximumBytes: maximumBytes))
     }
 
     /// How many pages are held now.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { entries.withLock { $0.count } }
 
     /// The JSON of `slice`, the newest page of `limit` messages of `conversationId`, as
     /// `Page(items:nextCursor:)` writes it: the bytes encoded before when the page is the same.
     func body(of slice: Slice<Message>, conversationId: String, limit: Int) -> ByteBuffer {
         let key = Key(conversationId: conversationId, limit: limit)
-        if let entry = state.withLock({ $0.entries[key] }), entry.next == slice.next, entry.items == slice.items {
+        if let entry = entries.withLock({ $0[key] }), entry.next == slice.next, entry.items == slice.items {
             return entry.body
         }
         let body = Self.encode(slice)
         let entry = Entry(items: slice.items, next: slice.next, body: body)
-        guard entry.size <= maximumBytes / 4 else { return body }
-        state.withLock { state in
-            let replaced = state.entries[key]?.size ?? 0
-            if (state.entries.count >= capacity && replaced == 0) || state.bytes - replaced + entry.size > maximumBytes
-            {
-                state.entries.removeAll(keepingCapacity: true)
-                state.bytes = 0
-            } else {
-                state.bytes -= replaced
-            }
-            state.entries[key] = entry
-            state.bytes += entry.size
-        }
+        entries.withLock { $0.store(entry, for: key) }
         return body
     }
 

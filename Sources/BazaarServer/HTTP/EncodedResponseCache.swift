@@ -14,7 +14,7 @@ import Synchronization
 /// through the ``LiveEventBus`` (and drop everything when their listener reconnects).
 final class EncodedResponseCache: Sendable {
     /// A stored response body, its validator, and the header fields of its 200 answer.
-    struct Entry: Sendable {
+    struct Entry: Sendable, Weighed {
         /// The JSON body.
         let body: ByteBuffer
         /// Its strong ETag.
@@ -35,14 +35,11 @@ final class EncodedResponseCache: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
-        var bytes = 0
+        var entries: BoundedEntries<String, Entry>
         var generation = 0
     }
 
-    private let state = Mutex(State())
-    private let capacity: Int
-    private let maximumBytes: Int
+    private let state: Mutex<State>
 
     /// A cache holding at most `capacity` bodies and `maximumBytes` bytes of them (emptied when
     /// either is reached; pages are cheap to rebuild). A body larger than a quarter of the bytes is
@@ -50,12 +47,11 @@ final class EncodedResponseCache: Sendable {
     /// bound memory: a page of 100 products whose descriptions escape to 6 bytes a character is
     /// ~3 MB, and 1 024 filter variants of it would be gigabytes.
     init(capacity: Int = 1024, maximumBytes: Int = 32 << 20) {
-        self.capacity = capacity
-        self.maximumBytes = maximumBytes
+        state = Mutex(State(entries: BoundedEntries(capacity: capacity, maximumBytes: maximumBytes)))
     }
 
     /// The bytes stored now (bodies and ETags).
-    var storedBytes: Int { state.withLock { $0.bytes } }
+    var storedBytes: Int { state.withLock { $0.entries.bytes } }
 
     /// The current generation: read it before fetching, hand it to ``store(_:for:generation:)``.
     var generation: Int { state.withLock { $0.generation } }
@@ -67,17 +63,9 @@ final class EncodedResponseCache: Sendable {
 
     /// Stores `entry` unless the cache was invalidated since `generation` was read.
     func store(_ entry: Entry, for key: String, generation: Int) {
-        let size = entry.size
-        guard size <= maximumBytes / 4 else { return }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if let replaced = state.entries[key] { state.bytes -= replaced.size }
-            if (state.entries.count >= capacity && state.entries[key] == nil) || state.bytes + size > maximumBytes {
-                state.entries.removeAll(keepingCapacity: true)
-                state.bytes = 0
-            }
-            state.entries[key] = entry
-            state.bytes += size
+            state.entries.store(entry, for: key)
         }
     }
 
@@ -85,8 +73,7 @@ final class EncodedResponseCache: Sendable {
     func invalidate() {
         state.withLock { state in
             state.generation += 1
-            state.entries.removeAll(keepingCapacity: true)
-            state.bytes = 0
+            state.entries.removeAll()
         }
     }
 }
