@@ -86,4 +86,14 @@ struct EncodedHistoryPagesTests {
         #expect(body.readableBytes > 1_000)
         #expect(pages.count == 1)
     }
+
+    @Test("a page is weighed with the messages kept to compare it, not by its bytes alone")
+    func theKeptMessagesCount() {
+        // 1 600 bytes may be kept per page: the body of about 1 200 fits, with its message not.
+        let pages = EncodedHistoryPages(capacity: 8, maximumBytes: 6_400)
+        let message = Self.message("m1", body: String(repeating: "x", count: 1_000))
+        let body = pages.body(of: Slice(items: [message], next: nil), conversationId: "c1", limit: 50)
+        #expect(body.readableBytes < 1_600)
+        #expect(pages.count == 0)
+    }
 }

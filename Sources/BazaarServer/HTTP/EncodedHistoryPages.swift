@@ -25,14 +25,25 @@ final class EncodedHistoryPages: Sendable {
         var items: [Message]
         var next: Int64?
         var body: ByteBuffer
+        /// The bytes and the messages kept to compare the next page with: the messages share the
+        /// memo's storage while the page is the same, but outlive a page that changed until this
+        /// entry is replaced, so they are weighed too, as the JSON they would write (their text
+        /// and a fixed part each).
+        let size: Int
 
-        var size: Int { body.readableBytes }
+        init(items: [Message], next: Int64?, body: ByteBuffer) {
+            self.items = items
+            self.next = next
+            self.body = body
+            size = body.readableBytes + items.reduce(0) { $0 + $1.estimatedJSONSize }
+        }
     }
 
     private let entries: Mutex<BoundedEntries<Key, Entry>>
 
-    /// Holds at most `capacity` pages and `maximumBytes` bytes of them (emptied when either is
-    /// reached: a page is cheap to encode again); a body over a quarter of the bytes is never kept.
+    /// Holds at most `capacity` pages and `maximumBytes` bytes of them, each page weighed with the
+    /// messages kept beside it (emptied when either is reached: a page is cheap to encode again);
+    /// a page over a quarter of the bytes is never kept.
     init(capacity: Int = 4096, maximumBytes: Int = 16 << 20) {
         entries = Mutex(BoundedEntries(capacity: capacity, maximumBytes: maximumBytes))
     }
