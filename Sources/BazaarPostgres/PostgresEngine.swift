@@ -57,6 +57,7 @@ public struct PostgresEngine: StorageEngine {
             throttle: PostgresLoginThrottle(database: database, policy: loginThrottle, now: now),
             events: PostgresEventBus(database: database, sink: sink, now: now),
             services: [PostgresDatabaseService(database: database), listener],
+            memosBelieved: { activeSessions.isTrusted && newestMessages.isTrusted },
             close: { await database.close() })
     }
 }

@@ -50,7 +50,7 @@ public struct BazaarServer: Sendable {
         let tokens = await TokenService(
             signingKey: key, accessLifetime: configuration.accessTokenLifetime,
             refreshLifetime: configuration.refreshTokenLifetime, now: configuration.now)
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(memosBelieved: backend.memosBelieved)
         self.metrics = metrics
         // The decoy hash is a bcrypt computation: off the cooperative pool, like every other.
         let hasher = try await NIOThreadPool.singleton.runIfActive {

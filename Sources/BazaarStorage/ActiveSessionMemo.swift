@@ -81,6 +81,11 @@ package final class ActiveSessionMemo: Sendable {
         state.withLock { $0.lease.extend(until: instant) }
     }
 
+    /// Whether the memo is believed now: always when not leased, else while within its lease.
+    package var isTrusted: Bool {
+        state.withLock { $0.lease.isTrusted(at: .now) }
+    }
+
     /// Forgets everything and stops believing the memo until the next ``trust(until:)``:
     /// revocations may now go unheard.
     package func suspend() {

@@ -266,6 +266,11 @@ package final class NewestMessagesMemo: Sendable {
         state.withLock { $0.lease.extend(until: instant) }
     }
 
+    /// Whether the memo is believed now: always when not leased, else while within its lease.
+    package var isTrusted: Bool {
+        state.withLock { $0.lease.isTrusted(at: .now) }
+    }
+
     /// Forgets every page and stops believing the memo until the next ``trust(until:)``: changes
     /// made elsewhere may now go unheard.
     package func suspend() {

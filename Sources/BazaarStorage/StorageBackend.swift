@@ -16,18 +16,24 @@ public struct StorageBackend: Sendable {
     /// Services to run beside the HTTP server, placed before it in the service group so they
     /// stop after it has drained (the PostgreSQL pool and event listener).
     public let services: [any Service]
+    /// Whether the store believes its memories now (the sessions it found active, the newest
+    /// history pages): always on SQLite; on PostgreSQL while the replica's event listener vouches
+    /// for them, since every session check and history page asks the database otherwise.
+    public let memosBelieved: @Sendable () -> Bool
     /// Closes what the backend opened, for owners that do not run ``services`` (tests).
     private let closeAction: @Sendable () async -> Void
 
-    /// A backend of these parts; `close` releases what the engine opened.
+    /// A backend of these parts; `memosBelieved` answers ``memosBelieved`` (a store without
+    /// leased memos keeps the default) and `close` releases what the engine opened.
     public init(
         store: any BazaarStore, throttle: any LoginThrottling, events: any LiveEventBus, services: [any Service],
-        close: @escaping @Sendable () async -> Void
+        memosBelieved: @escaping @Sendable () -> Bool = { true }, close: @escaping @Sendable () async -> Void
     ) {
         self.store = store
         self.throttle = throttle
         self.events = events
         self.services = services
+        self.memosBelieved = memosBelieved
         self.closeAction = close
     }
 

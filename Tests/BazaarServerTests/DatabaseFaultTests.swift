@@ -76,6 +76,11 @@ struct DatabaseFaultTests {
                     expectStatus(try await client.get(APIRoutes.healthLive.template), 200)
                 }
                 try await Task.sleep(for: .seconds(2))
+                // Their last ping that succeeded was sent before the stop, so no lease outlives
+                // it by 2 s: neither replica believes its memories now, and `/metrics` says so.
+                for client in [replicas.clientA, replicas.clientB] {
+                    #expect(try await client.metric(ServerMetrics.Name.memosBelieved) == 0)
+                }
                 try await cluster.start()
 
                 // Without restarting the replicas: both healthy again within a few seconds.
@@ -91,6 +96,10 @@ struct DatabaseFaultTests {
                 try await waitUntil(acknowledgedSoFar, reaches: acknowledgedSoFar.value + 3)
                 stopSending.increment()
                 let report = await sender.value
+                // (Asked once the sender has stopped, so its quota is not spent waiting.)
+                for client in [replicas.clientA, replicas.clientB] {
+                    #expect(try await client.memos(believed: true), "a replica's listener did not vouch again")
+                }
 
                 // Refusals were quick 503s, never hangs or 500s; some sends were refused, many acknowledged.
                 #expect(

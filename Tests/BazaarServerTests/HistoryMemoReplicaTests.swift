@@ -127,9 +127,11 @@ struct HistoryMemoReplicaTests {
                 let scene = Scene(
                     database: database, replicas: replicas, ada: ada, bob: bob, conversation: conversation)
                 // The memo is believed only within the listener's lease, which comes with the first
-                // ping after it has caught up (a second or so); give it two pings' time, then read
-                // the page on both replicas so each holds it.
-                try await Task.sleep(for: .milliseconds(2_500))
+                // ping after it has caught up (a second or so); once each replica says so, read the
+                // page on both so each holds it.
+                for client in [replicas.clientA, replicas.clientB] {
+                    #expect(try await client.memos(believed: true), "\(replicas.logs())")
+                }
                 #expect(try await scene.bobsPageOnB().map(\.body) == ["hello"])
                 #expect(try await scene.page(replicas.clientA, as: ada).map(\.body) == ["hello"])
                 try await body(scene)

@@ -135,6 +135,8 @@ struct HealthMetricsTests {
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="rotated"} 2"#))
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="replayed"} 1"#))
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="reused"} 1"#))
+            // One process makes every write to its file: its memories are always believed.
+            #expect(try await client.metric(ServerMetrics.Name.memosBelieved) == 1)
         }
     }
 

@@ -41,7 +41,7 @@ struct SessionMemoReplicaTests {
                 refused, "replica B still believes its memory 5 s after losing its listener\n\(replicas.logs())")
             // And it does not believe it again once its listener is back and vouching (a lease
             // that lapsed alone would refuse for a moment, then accept).
-            try await Task.sleep(for: .milliseconds(2_500))
+            #expect(try await replicas.clientB.memos(believed: true), "\(replicas.logs())")
             expectError(
                 try await replicas.clientB.get(APIRoutes.me.template, token: token), 401, code: "session_revoked")
         }
@@ -61,12 +61,10 @@ struct SessionMemoReplicaTests {
         }
     }
 
-    /// Waits until `client`'s replica has found the session active and vouches for its memory:
-    /// its listener's lease comes with the first ping after it has caught up (a second or so).
+    /// Waits until `client`'s replica vouches for its memory (its listener's lease comes with the
+    /// first ping after it has caught up, a second or so), then has it find the session active.
     static func untilRemembered(_ token: String, by client: BazaarTestClient) async throws {
-        expectStatus(try await client.get(APIRoutes.me.template, token: token), 200)
-        // The memo is believed only within the listener's lease; give it two pings' time.
-        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(try await client.memos(believed: true))
         expectStatus(try await client.get(APIRoutes.me.template, token: token), 200)
     }
 

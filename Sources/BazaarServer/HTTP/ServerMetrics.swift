@@ -17,6 +17,8 @@ public final class ServerMetrics: Sendable {
     private let refreshTallies = Mutex<[String: Int]>([:])
     private let liveSockets: CoreMetrics.Gauge
     private let liveSocketTally = Mutex(0)
+    private let memosBelievedGauge: CoreMetrics.Gauge
+    private let memosBelieved: @Sendable () -> Bool
 
     /// The metric names, for readers of `/metrics`.
     public enum Name {
@@ -28,14 +30,20 @@ public final class ServerMetrics: Sendable {
         public static let refreshes = "bazaar_auth_refresh_total"
         /// Event WebSockets open on this server now.
         public static let liveSockets = "bazaar_live_sockets"
+        /// 1 while the store believes its memories of active sessions and newest history pages,
+        /// 0 while it asks the database for each (on PostgreSQL: the event listener is not
+        /// vouching for them, so it is not hearing the other replicas' writes). Always 1 on SQLite.
+        public static let memosBelieved = "bazaar_memos_believed"
     }
 
-    /// Creates metrics on a new registry.
-    public init() {
+    /// Creates metrics on a new registry; `memosBelieved` is asked each time `/metrics` is read.
+    public init(memosBelieved: @escaping @Sendable () -> Bool = { true }) {
         registry = PrometheusCollectorRegistry()
         factory = PrometheusMetricsFactory(registry: registry)
         liveSockets = CoreMetrics.Gauge(label: Name.liveSockets, dimensions: [], factory: factory)
         liveSockets.record(0)
+        self.memosBelieved = memosBelieved
+        memosBelievedGauge = CoreMetrics.Gauge(label: Name.memosBelieved, dimensions: [], factory: factory)
     }
 
     /// Records one answered request.
@@ -97,7 +105,8 @@ public final class ServerMetrics: Sendable {
 
     /// The Prometheus text exposition of every metric.
     public func render() -> String {
-        registry.emitToString()
+        memosBelievedGauge.record(memosBelieved() ? 1 : 0)
+        return registry.emitToString()
     }
 }
 
