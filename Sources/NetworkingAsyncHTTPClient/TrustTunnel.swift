@@ -124,17 +124,7 @@ private struct Origin: Sendable {
             return Self.failure(error)
         }
         do {
-            try await client.executeThenClose { clientIn, clientOut in
-                try await origin.executeThenClose { originIn, originOut in
-                    try await withThrowingTaskGroup(of: Void.self) { pair in
-                        pair.addTask { for try await bytes in clientIn { try await originOut.write(bytes) } }
-                        pair.addTask { for try await bytes in originIn { try await clientOut.write(bytes) } }
-                        // Either side ending ends the relay.
-                        _ = try await pair.next()
-                        pair.cancelAll()
-                    }
-                }
-            }
+            try await ByteRelay.join(client, origin)
         } catch {
             // A side that goes away mid-exchange: AsyncHTTPClient sees the socket close and says so.
         }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NetworkingAsyncHTTPClient
 
 /// A TLS-terminating proxy on loopback in front of a plain server, as an operator puts one in front
 /// of `bazaar-server`: it accepts TLS with ``TestCertificates``' server certificate and relays the
@@ -52,17 +53,7 @@ public enum TLSProxy {
                         try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
-            try await client.executeThenClose { clientIn, clientOut in
-                try await backend.executeThenClose { backendIn, backendOut in
-                    try await withThrowingTaskGroup(of: Void.self) { pair in
-                        pair.addTask { for try await bytes in clientIn { try await backendOut.write(bytes) } }
-                        pair.addTask { for try await bytes in backendIn { try await clientOut.write(bytes) } }
-                        // Either side ending ends the relay.
-                        _ = try await pair.next()
-                        pair.cancelAll()
-                    }
-                }
-            }
+            try await ByteRelay.join(client, backend)
         } catch {
             // A client that goes away, or a failed handshake, ends only its own relay.
         }
