@@ -19,7 +19,9 @@
 #      login in the mix verifies a real cost-10 hash), ~500 products, conversations with 50 messages;
 #      with --postgres, a second bazaar-server on PostgreSQL, seeded the same way;
 #   3. starts bare-route answering the SQLite server's recorded answers (product list, product,
-#      history page, send, login);
+#      history page, send, login), and a second bare-route that also checks each login's password
+#      with bcrypt at cost 10 (the mix only: a yardstick that does the one costly thing a real
+#      sign-in must, reported beside the first);
 #   4. runs --rounds rounds (default 3). In each, GET /v1/products?limit=20 only (products.lua: a
 #      static request, no Lua per request or answer, so wrk is as cheap as it gets) on every target,
 #      then the mix on every target, the targets' order turned by one place each round; each ratio
@@ -211,7 +213,12 @@ if [ "$BARE_BIN" != none ]; then
     echo "starting bare-route (release, $PLACEMENT)…" >&2
     start bare "bare-route" "$WORK/data" "${SERVER_CPU[@]}" "$BARE_BIN" "${BARE_ARGS[@]}"
     TARGETS+=(bare)
+    # The password is seed.py's, whose users' logins the mix sends.
+    start bare-bcrypt "bare-route, bcrypt logins" "$WORK/data" "${SERVER_CPU[@]}" "$BARE_BIN" "${BARE_ARGS[@]}" \
+        --login-bcrypt-cost 10 --login-password "$(sed -n 's/^PASSWORD = "\(.*\)"$/\1/p' "$HERE/seed.py")"
 fi
+MIX_TARGETS=("${TARGETS[@]}")
+if [ "$BARE_BIN" != none ]; then MIX_TARGETS+=(bare-bcrypt); fi
 
 # Rounds: each target runs each workload once per round, the order turned by one place each round,
 # so the VM's drift (its speed moves by 10-30% within minutes) falls on the servers and the bare
@@ -222,6 +229,8 @@ for round in $(seq 1 "$ROUNDS"); do
     turn=$(((round - 1) % ${#TARGETS[@]}))
     order=("${TARGETS[@]:$turn}" "${TARGETS[@]:0:$turn}")
     for key in "${order[@]}"; do measure "$round" "product reads" "$key" products.lua; done
+    turn=$(((round - 1) % ${#MIX_TARGETS[@]}))
+    order=("${MIX_TARGETS[@]:$turn}" "${MIX_TARGETS[@]:0:$turn}")
     for key in "${order[@]}"; do measure "$round" "mix" "$key" mix.lua "$MIX"; done
 done
 # The product list does not change during the mix (it creates no products): check the recorded bytes still match.
@@ -287,9 +296,9 @@ def runs(label, target):
     """{round: row} of one workload on one target."""
     return {r["round"]: r for r in rows if (r["label"], r["target"]) == (label, target)}
 
-def versus(label, target):
-    """The median over rounds of target's req/s over the bare route's in the same round, and the range."""
-    mine, bare = runs(label, target), runs(label, "bare-route")
+def versus(label, target, yardstick="bare-route"):
+    """The median over rounds of target's req/s over the yardstick's in the same round, and the range."""
+    mine, bare = runs(label, target), runs(label, yardstick)
     ratios = [mine[n]["run"]["rps"] / bare[n]["run"]["rps"] for n in sorted(mine) if n in bare]
     return statistics.median(ratios), min(ratios), max(ratios), len(ratios)
 
@@ -301,6 +310,9 @@ def describe(label, target):
     if runs(label, "bare-route"):
         median, low, high, n = versus(label, target)
         text += f"; {median:.2f} of the bare route (median of {n} round(s): {low:.2f}-{high:.2f})"
+    if runs(label, "bare-route, bcrypt logins"):
+        median, low, high, n = versus(label, target, "bare-route, bcrypt logins")
+        text += f"; {median:.2f} of the bare route with bcrypt logins ({low:.2f}-{high:.2f})"
     return text
 
 print()
@@ -308,6 +320,9 @@ if runs("product reads", "bare-route"):
     bare = runs("product reads", "bare-route")
     print(f"bare route: product reads {statistics.median(r['run']['rps'] for r in bare.values()):.0f} req/s, "
           f"mix {statistics.median(r['run']['rps'] for r in runs('mix', 'bare-route').values()):.0f} req/s (medians)")
+    with_bcrypt = runs("mix", "bare-route, bcrypt logins")
+    if with_bcrypt:
+        print(f"bare route with bcrypt logins: mix {statistics.median(r['run']['rps'] for r in with_bcrypt.values()):.0f} req/s (median)")
 for target in ("bazaar-server", "bazaar-server/postgres"):
     if runs("mix", target):
         print(describe("product reads", target))

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdBcrypt
+import NIOPosix
 
 /// `bare-route`: a Hummingbird 2 server that answers Bazaar's read and write paths with fixed,
 /// pre-recorded bytes and does no other work: the ceiling the load tool compares `bazaar-server`
@@ -20,7 +22,11 @@ struct BareRoute: AsyncParsableCommand {
             GET /v1/products answers --body-file. With the optional files it also answers \
             GET /v1/products/{id}, GET /v1/conversations/{id}/messages, \
             POST /v1/conversations/{id}/messages (201, after reading the request body) and \
-            POST /v1/auth/login (after reading the request body). Anything else is 404.
+            POST /v1/auth/login (after reading the request body). Anything else is 404. \
+            With --login-bcrypt-cost, a login also checks its password against a bcrypt hash \
+            of --login-password made at that cost (401 when it does not match), off the event \
+            loop as bazaar-server checks it: a yardstick that does the one costly thing the \
+            real sign-in must do, and nothing else.
             """
     )
 
@@ -45,6 +51,21 @@ struct BareRoute: AsyncParsableCommand {
     @Option(help: "The body of POST /v1/auth/login.")
     var loginFile: String?
 
+    @Option(help: "Check each login's password with bcrypt at this cost (4-31) before answering.")
+    var loginBcryptCost: Int?
+
+    @Option(help: "The password logins must give when --login-bcrypt-cost is set.")
+    var loginPassword = "load-test-password"
+
+    func validate() throws {
+        if let loginBcryptCost, !(4...31).contains(loginBcryptCost) {
+            throw ValidationError("--login-bcrypt-cost must be between 4 and 31")
+        }
+        if loginBcryptCost != nil, loginFile == nil {
+            throw ValidationError("--login-bcrypt-cost needs --login-file")
+        }
+    }
+
     /// Loads the answers, registers the routes and serves until SIGTERM or SIGINT.
     func run() async throws {
         let router = Router()
@@ -67,8 +88,12 @@ struct BareRoute: AsyncParsableCommand {
         }
         if let loginFile {
             let answer = try FixedAnswer(file: loginFile, status: .ok)
+            let check = loginBcryptCost.map { PasswordCheck(password: loginPassword, cost: $0) }
             router.post("/v1/auth/login") { request, _ in
-                _ = try await request.body.collect(upTo: 64 * 1024)
+                let body = try await request.body.collect(upTo: 64 * 1024)
+                if let check, try await !check.accepts(body) {
+                    return Response(status: .unauthorized)
+                }
                 return answer.response()
             }
         }
@@ -123,5 +148,30 @@ struct FixedAnswer: Sendable {
     /// The answer as a response.
     func response() -> Response {
         Response(status: status, headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+/// The bcrypt check of a login's password: the cost the real sign-in cannot avoid.
+struct PasswordCheck: Sendable {
+    /// The `password` field of a login body.
+    private struct Login: Decodable {
+        let password: String
+    }
+
+    let hash: String
+
+    /// Hashes `password` at `cost` once, at start.
+    init(password: String, cost: Int) {
+        hash = Bcrypt.hash(password, cost: UInt8(cost))
+    }
+
+    /// Whether `body` is a login whose password matches, checked on NIO's thread pool.
+    func accepts(_ body: ByteBuffer) async throws -> Bool {
+        guard let login = try? JSONDecoder().decode(Login.self, from: Data(body.readableBytesView)) else {
+            return false
+        }
+        return try await NIOThreadPool.singleton.runIfActive { [hash] in
+            Bcrypt.verify(login.password, hash: hash)
+        }
     }
 }
