@@ -59,38 +59,32 @@ public struct SessionFixture: Sendable {
 
     /// Refresh calls the server has counted, by outcome (`rotated`, `reused`, `invalid`, …), from `/metrics`.
     public func serverRefreshCount(outcome: String = "rotated") async throws -> Int {
-        try await serverMetric { $0.hasPrefix(ServerMetrics.Name.refreshes) && $0.contains("outcome=\"\(outcome)\"") }
-            .reduce(0) { $0 + Int($1) }
+        try await raw.metricValues {
+            $0.hasPrefix(ServerMetrics.Name.refreshes) && $0.contains("outcome=\"\(outcome)\"")
+        }
+        .reduce(0) { $0 + Int($1) }
     }
 
     /// Requests the server has answered for one route template and method, any status (from
     /// `/metrics`): how a test counts what the kit really sent.
     public func serverRequestCount(_ route: APIRoute) async throws -> Int {
-        try await serverMetric {
+        try await raw.metricValues {
             $0.hasPrefix(ServerMetrics.Name.requests + "{") && $0.contains("route=\"\(route.template)\"")
                 && $0.contains("method=\"\(route.method)\"")
         }.reduce(0) { $0 + Int($1) }
     }
 
-    /// The values of the server's `/metrics` lines that `matches` picks.
-    private func serverMetric(_ matches: (Substring) -> Bool) async throws -> [Double] {
-        try await raw.get("/metrics").text.split(separator: "\n")
-            .filter(matches)
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-    }
-
     /// Event WebSockets open on the server now (`bazaar_live_sockets` in `/metrics`).
     public func serverLiveSockets() async throws -> Int {
-        try await serverMetric { $0.hasPrefix(ServerMetrics.Name.liveSockets + " ") }.first.map { Int($0) } ?? -1
+        try await raw.metric(ServerMetrics.Name.liveSockets).map { Int($0) } ?? -1
     }
 
     /// Waits up to `timeout` until the server has `count` event WebSockets open; returns the last count seen.
     public func waitForServerLiveSockets(_ count: Int, within timeout: Duration = .seconds(10)) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        var seen = try await serverLiveSockets()
-        while seen != count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        var seen = -1
+        _ = try await eventually(within: timeout) {
             seen = try await serverLiveSockets()
+            return seen == count
         }
         return seen
     }

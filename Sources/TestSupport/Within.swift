@@ -26,3 +26,18 @@ public func first<Element: Sendable>(
         return nil
     }
 }
+
+/// Whether `condition` holds within `limit`, asked at once and then every `interval` until it does:
+/// a test's bounded wait on something it can only ask about, not be told of (a `/metrics` value, a
+/// replica's answer, a row on disk). The condition is asked once more at the deadline, so a slow
+/// machine costs a late answer, not a false one.
+public func eventually(
+    within limit: Duration, every interval: Duration = .milliseconds(20), _ condition: () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while true {
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: interval)
+    }
+}

@@ -150,13 +150,8 @@ struct DatabaseFaultTests {
 
     /// Waits until `counter` reaches `target`, failing the test after 30 s.
     private func waitUntil(_ counter: Counter, reaches target: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while counter.value < target {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("only \(counter.value) of \(target) sends acknowledged after 30 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        if try await !eventually(within: .seconds(30), { counter.value >= target }) {
+            Issue.record("only \(counter.value) of \(target) sends acknowledged after 30 s")
         }
     }
 }

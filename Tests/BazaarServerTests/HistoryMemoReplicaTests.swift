@@ -79,7 +79,7 @@ struct HistoryMemoReplicaTests {
                     APIRoutes.resolveReport.path(report.id), ResolveReportRequest(action: .removeMessage, note: nil),
                     token: mona.tokens.accessToken), 200)
 
-            let removed = try await Self.first(within: .seconds(5)) {
+            let removed = try await eventually(within: .seconds(5)) {
                 try await scene.bobsPageOnB().first?.removed == true
             }
             #expect(removed, "B's page still shows the removed message 5 s on\n\(scene.replicas.logs())")
@@ -96,7 +96,7 @@ struct HistoryMemoReplicaTests {
                     .DELETE, APIRoutes.deleteAccount.template, json: DeleteAccountRequest(password: "password123"),
                     token: scene.ada.tokens.accessToken), 204)
 
-            let gone = try await Self.first(within: .seconds(5)) {
+            let gone = try await eventually(within: .seconds(5)) {
                 try await scene.bobsPageOnB().first?.attachments.isEmpty == true
             }
             #expect(gone, "B's page still shows the erased account's photo 5 s on\n\(scene.replicas.logs())")
@@ -137,15 +137,5 @@ struct HistoryMemoReplicaTests {
                 try await body(scene)
             }
         }
-    }
-
-    /// Whether `condition` holds within `limit`, asked every 20 ms.
-    static func first(within limit: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
     }
 }

@@ -72,13 +72,11 @@ struct SessionMemoReplicaTests {
     static func firstRefusal(of token: String, by client: BazaarTestClient, within limit: Duration) async throws
         -> Bool
     {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        try await eventually(within: limit) {
             let answer = try await client.get(APIRoutes.me.template, token: token)
             if answer.status == 401 { return true }
             expectStatus(answer, 200)
-            try await Task.sleep(for: .milliseconds(20))
+            return false
         }
-        return false
     }
 }

@@ -208,11 +208,10 @@ struct OutboxNudgeTests {
         let entry = try await outbox.enqueue("hello again", to: .user(id: seller.user.id, productID: nil))
         await outbox.start()
         // The first attempt fails (the server is down) and the entry goes back to queued.
-        var first = try await outbox.entries().first
-        let settleBy = ContinuousClock.now + .seconds(20)
-        while !(first?.attempts ?? 0 >= 1 && first?.state == .queued), ContinuousClock.now < settleBy {
-            try await Task.sleep(for: .milliseconds(20))
+        var first: OutboxEntry?
+        _ = try await eventually(within: .seconds(20)) {
             first = try await outbox.entries().first
+            return first?.attempts ?? 0 >= 1 && first?.state == .queued
         }
         #expect(first?.state == .queued && first?.attempts == 1)
 
