@@ -39,4 +39,23 @@ package enum RandomID {
             return 36
         }
     }
+
+    /// Whether `text` has the shape of an id this server makes: 8-4-4-4-12 lower-case hex digits.
+    /// Any version is taken (ids stored before `make` existed were Foundation's), as
+    /// `UUID(uuidString:)` with a lower-case check took them; a byte check, because that parse
+    /// goes through `sscanf` on Linux, a microsecond and more on every id a request names.
+    package static func isWellFormed(_ text: some StringProtocol) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            let isDashPosition = count == 8 || count == 13 || count == 18 || count == 23
+            let fits =
+                isDashPosition
+                ? byte == UInt8(ascii: "-")
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            guard fits, count < 36 else { return false }
+            count += 1
+        }
+        return count == 36
+    }
 }

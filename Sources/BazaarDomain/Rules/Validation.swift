@@ -1,4 +1,5 @@
 import BazaarAPI
+import BazaarStorage
 import Foundation
 
 /// The field rules of the contract (kept equal to the JSON Schemas in `openapi.yaml`).
@@ -69,7 +70,7 @@ package enum Validation {
 
     /// Whether `text` is an id as this server makes them: a lower-case UUID.
     package static func isId(_ text: String) -> Bool {
-        text.utf8.count == 36 && UUID(uuidString: text) != nil && text == text.lowercased()
+        RandomID.isWellFormed(text)
     }
 
     /// `text` when it is an id (``isId(_:)``); otherwise the field is invalid with `meaning`

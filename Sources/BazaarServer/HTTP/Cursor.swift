@@ -49,7 +49,7 @@ enum Cursor {
         guard let text else { return nil }
         let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Kind.conversations.rawValue, let millis = number(parts[1], allowZero: true),
-            UUID(uuidString: String(parts[2])) != nil, parts[2] == parts[2].lowercased()
+            RandomID.isWellFormed(parts[2])
         else { throw invalid }
         return ConversationPosition(updatedAtMillis: millis, id: String(parts[2]))
     }

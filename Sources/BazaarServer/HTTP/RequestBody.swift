@@ -8,6 +8,9 @@ enum RequestBody {
     static let jsonLimit = 64 * 1024
     /// The largest photo upload: 5 MiB.
     static let photoLimit = 5 * 1024 * 1024
+    /// One decoder for every request: made once, not per body (Foundation's `JSONDecoder` is
+    /// `Sendable` and keeps no state between calls).
+    private static let decoder = BazaarJSON.makeDecoder()
 
     /// Decodes a JSON body: 415 when not JSON, 413 over the limit, 400 when it is not the expected shape.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = jsonLimit) async throws -> T {
@@ -16,7 +19,7 @@ enum RequestBody {
         }
         let data = try await bytes(of: request, limit: limit)
         do {
-            return try BazaarJSON.makeDecoder().decode(T.self, from: data)
+            return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             throw APIError.badRequest("malformed_body", Self.describe(error))
         } catch {
@@ -43,10 +46,15 @@ enum RequestBody {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// The media type without parameters, lower-cased.
+    /// The media type without parameters and without the optional whitespace (space, tab) HTTP
+    /// allows around it, lower-cased. Plain `Substring` work: on every JSON request, where
+    /// Foundation's `trimmingCharacters(in:)` bridged through `NSString` for a few µs.
     static func mediaTypeOnly(_ contentType: String) -> String {
-        String(contentType.split(separator: ";", maxSplits: 1).first ?? "")
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        func isOptionalWhitespace(_ character: Character) -> Bool { character == " " || character == "\t" }
+        let type = contentType[..<(contentType.firstIndex(of: ";") ?? contentType.endIndex)]
+        let start = type.firstIndex { !isOptionalWhitespace($0) } ?? type.endIndex
+        let end = type.lastIndex { !isOptionalWhitespace($0) }.map(type.index(after:)) ?? start
+        return type[start..<end].lowercased()
     }
 
     /// A sentence about what was wrong with the shape, naming the field, never echoing values.
