@@ -131,6 +131,7 @@ public struct BazaarServer: Sendable {
         let webSocketResponder = events.makeWebSocketRouter().buildResponder()
         let mayUpgrade = events.handshakeCheck()
         let limiter = policy.maxConnectionsPerAddress.map(ConnectionLimiter.init(cap:))
+        let metrics = metrics
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: policy.webSocketMaxFrameSize, autoPing: .enabled(timePeriod: policy.webSocketPingInterval),
             closeTimeout: .seconds(5), validateUTF8: true)
@@ -138,7 +139,7 @@ public struct BazaarServer: Sendable {
             BazaarHTTPChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: webSocket),
-                mayUpgrade: mayUpgrade, policy: policy, limiter: limiter)
+                mayUpgrade: mayUpgrade, policy: policy, limiter: limiter, metrics: metrics)
         }
         return Application(
             router: makeRouter(),

@@ -81,12 +81,18 @@ struct EmbeddingTests {
             return connection.receiveAll()
         }
         for await _ in opened { break }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(
+            try await eventually(within: .seconds(10)) { server.metrics.openConnectionCount() == 1 },
+            "the server never counted the connection")
         let started = ContinuousClock.now
         await server.stop()
         let took = ContinuousClock.now - started
         // Before the fix the stop lasted until the client gave up on its silent connection (10 s).
         #expect(took < .seconds(8), "the stop took \(took)")
+        // Uncounted as it closes (a moment after the stop may return: the stop waits on the same close).
+        #expect(
+            try await eventually(within: .seconds(5)) { server.metrics.openConnectionCount() == 0 },
+            "a closed connection is still counted")
         _ = try await idle
     }
 
@@ -139,6 +145,8 @@ struct EmbeddingTests {
         let server = try await BazaarServer.start(
             configuration: configuration, logger: TestServer.quietLogger(label: "stop"))
         let token = try await BazaarTestClient(baseURL: server.baseURL).register("ada").tokens.accessToken
+        // The registration's pooled connection may still be open: the client's is one more.
+        let connectionsBefore = server.metrics.openConnectionCount()
         let (opened, openedSignal) = AsyncStream.makeStream(of: Void.self)
         let stopped = Counter()
         async let client = offPool { [port = server.port] () throws -> (String, RawHTTP.Exchange) in
@@ -149,7 +157,9 @@ struct EmbeddingTests {
             return (opening, connection.receiveAll())
         }
         for await _ in opened { break }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(
+            try await eventually(within: .seconds(10)) { server.metrics.openConnectionCount() > connectionsBefore },
+            "the server never counted the connection")
         let started = ContinuousClock.now
         await server.stop()
         let took = ContinuousClock.now - started

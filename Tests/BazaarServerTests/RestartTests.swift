@@ -82,9 +82,19 @@ struct RestartTests {
             "Authorization: Bearer \(ada.tokens.accessToken)\r\nContent-Type: image/png\r\nContent-Length: \(photo.count)\r\n\r\n"
         // Half the upload, then SIGTERM while the request is still arriving, then the rest.
         try connection.send(Data(head.utf8) + photo.prefix(photo.count / 2))
-        try await Task.sleep(for: .milliseconds(300))
+        // The upload's handler has begun: two requests in flight, counting the `/metrics` read.
+        #expect(
+            try await eventually(within: .seconds(10)) {
+                try await client.metric(ServerMetrics.Name.requestsInFlight) == 2
+            }, "the upload never reached its handler")
         process.signalTerminate()
-        try await Task.sleep(for: .milliseconds(300))
+        // The stop has begun once the listener refuses new connections (a probe that connects
+        // is closed at once by its deinit).
+        #expect(
+            try await eventually(within: .seconds(10)) {
+                (try? RawHTTP.Connection(port: port, timeoutSeconds: 1)) == nil
+            },
+            "the server kept accepting connections after SIGTERM")
         try connection.send(photo.suffix(from: photo.count / 2))
         let answer = connection.receiveAll()
         #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text.prefix(200))")
@@ -137,6 +147,9 @@ struct HealthMetricsTests {
             #expect(text.contains(#"bazaar_auth_refresh_total{outcome="reused"} 1"#))
             // One process makes every write to its file: its memories are always believed.
             #expect(try await client.metric(ServerMetrics.Name.memosBelieved) == 1)
+            // Nothing else is being answered: the one request in flight is this read of /metrics.
+            #expect(try await client.metric(ServerMetrics.Name.requestsInFlight) == 1)
+            #expect(try await client.metric(ServerMetrics.Name.openConnections) ?? 0 >= 1)
         }
     }
 

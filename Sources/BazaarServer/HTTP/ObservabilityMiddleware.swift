@@ -14,6 +14,8 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let start = ContinuousClock.now
+        metrics.recordInFlight(1)
+        defer { metrics.recordInFlight(-1) }
         let response: Response
         do {
             response = try await next(request, context)

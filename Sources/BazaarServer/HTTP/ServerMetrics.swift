@@ -19,6 +19,10 @@ public final class ServerMetrics: Sendable {
     private let liveSocketTally = Mutex(0)
     private let memosBelievedGauge: CoreMetrics.Gauge
     private let memosBelieved: @Sendable () -> Bool
+    private let openConnections: CoreMetrics.Gauge
+    private let openConnectionTally = Atomic(0)
+    private let requestsInFlight: CoreMetrics.Gauge
+    private let inFlightTally = Atomic(0)
 
     /// The metric names, for readers of `/metrics`.
     public enum Name {
@@ -34,6 +38,11 @@ public final class ServerMetrics: Sendable {
         /// 0 while it asks the database for each (on PostgreSQL: the event listener is not
         /// vouching for them, so it is not hearing the other replicas' writes). Always 1 on SQLite.
         public static let memosBelieved = "bazaar_memos_believed"
+        /// TCP connections open on the HTTP listener now, WebSockets included.
+        public static let openConnections = "bazaar_http_connections_open"
+        /// Requests being answered now (their handler has begun and not yet returned), the
+        /// `/metrics` request reading it included.
+        public static let requestsInFlight = "bazaar_http_requests_in_flight"
     }
 
     /// Creates metrics on a new registry; `memosBelieved` is asked each time `/metrics` is read.
@@ -44,6 +53,25 @@ public final class ServerMetrics: Sendable {
         liveSockets.record(0)
         self.memosBelieved = memosBelieved
         memosBelievedGauge = CoreMetrics.Gauge(label: Name.memosBelieved, dimensions: [], factory: factory)
+        openConnections = CoreMetrics.Gauge(label: Name.openConnections, dimensions: [], factory: factory)
+        requestsInFlight = CoreMetrics.Gauge(label: Name.requestsInFlight, dimensions: [], factory: factory)
+    }
+
+    /// A connection opened (`+1`) or closed (`-1`): one atomic add, the gauge set when `/metrics` is read.
+    func recordConnection(_ change: Int) {
+        openConnectionTally.add(change, ordering: .relaxed)
+    }
+
+    /// A request's handler began (`+1`) or returned (`-1`): one atomic add on every request, the
+    /// gauge set when `/metrics` is read.
+    func recordInFlight(_ change: Int) {
+        inFlightTally.add(change, ordering: .relaxed)
+    }
+
+    /// How many connections are open on the HTTP listener now; the same number as
+    /// `bazaar_http_connections_open` in `/metrics`.
+    public func openConnectionCount() -> Int {
+        openConnectionTally.load(ordering: .relaxed)
     }
 
     /// Records one answered request.
@@ -106,6 +134,8 @@ public final class ServerMetrics: Sendable {
     /// The Prometheus text exposition of every metric.
     public func render() -> String {
         memosBelievedGauge.record(memosBelieved() ? 1 : 0)
+        openConnections.record(openConnectionTally.load(ordering: .relaxed))
+        requestsInFlight.record(inFlightTally.load(ordering: .relaxed))
         return registry.emitToString()
     }
 }

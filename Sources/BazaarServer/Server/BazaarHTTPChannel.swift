@@ -31,9 +31,14 @@ struct BazaarHTTPChannel: ServerChildChannel {
     let policy: ConnectionPolicy
     /// Counts connections per client address; `nil` when they are not capped.
     let limiter: ConnectionLimiter?
+    /// Counts the connections open, for `/metrics`.
+    let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        // Counted here and on close, once per connection: no handler in the pipeline for it.
+        metrics.recordConnection(1)
+        channel.closeFuture.whenComplete { [metrics] _ in metrics.recordConnection(-1) }
+        return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let upgrader = try pipeline.handler(
                 type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
