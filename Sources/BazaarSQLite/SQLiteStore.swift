@@ -50,7 +50,16 @@ public struct SQLiteStore: BazaarStore {
         // the committing connection syncs the log on every commit. Not in `prepareDatabase`: the
         // pool runs that first and then, switching its writer to WAL, sets `synchronous = NORMAL`
         // (a sync only at checkpoints), which is what the writer ran with until 2026-11-27.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // The committing connection copies the log into the file (and syncs the file) once the
+            // log holds this many pages, not SQLite's default 1 000: a send dirties a few pages that
+            // the next sends dirty again (the messages' last leaf, the conversations), so copying
+            // them ten times less often saves each send about a tenth of its CPU (compare.sh
+            // --mix send:1: +15-24% sends/s, BENCHMARKS.md). The log then grows to about 40 MB
+            // and is reused from its start after each copy; commits are synced as before.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+        }
         try SQLiteMigrations.migrator.migrate(pool)
         blockParties = BlockPartiesMemo(
             parties: try pool.read { db in

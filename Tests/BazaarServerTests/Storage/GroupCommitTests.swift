@@ -28,6 +28,16 @@ struct GroupCommitTests {
         }
     }
 
+    @Test("the writer copies the log into the file every 10 000 pages, not SQLite's default 1 000")
+    func theWriterCheckpointsEveryTenThousandPages() async throws {
+        try await StoreFixtures.withSQLiteStore { store in
+            let pages = try await store.pool.writeWithoutTransaction { db in
+                try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+            }
+            #expect(pages == 10_000)
+        }
+    }
+
     @Test("with a batch limit of 1 every write commits alone")
     func batchLimitOfOneCommitsEachWrite() async throws {
         try await StoreFixtures.withSQLiteStore(maxBatch: 1) { store in
