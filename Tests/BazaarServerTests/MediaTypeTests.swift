@@ -24,6 +24,17 @@ struct MediaTypeTests {
     }
 
     @Test(
+        "HTTP's optional whitespace is spaces and tabs at either end, nothing else",
+        arguments: [
+            (" \t a, b \t ", "a, b"), ("value", "value"), ("\t\t", ""), ("", ""), (" a ", "a"),
+            ("\u{A0}a\u{A0}", "\u{A0}a\u{A0}"), ("\na\r", "\na\r"),
+        ])
+    func trimmingHTTPWhitespace(_ text: String, _ expected: String) {
+        #expect(text.trimmingHTTPWhitespace == expected)
+        #expect(text[...].trimmingHTTPWhitespace == expected)
+    }
+
+    @Test(
         "JSON is application/json or application/*+json, whatever the parameters",
         arguments: [
             ("application/json", true), ("application/json; charset=utf-8", true),

@@ -35,7 +35,7 @@ enum ByteRangeRequest: Equatable {
             self = .whole
             return
         }
-        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let spec = header.dropFirst(6).trimmingHTTPWhitespace
         let sides = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard sides.count == 2 else {
             self = .whole

@@ -89,7 +89,7 @@ enum HTTPCaching {
         guard let header = request.headers[.ifNoneMatch] else { return false }
         let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         for candidate in header.split(separator: ",") {
-            var value = candidate.trimmingCharacters(in: .whitespaces)
+            var value = String(candidate.trimmingHTTPWhitespace)
             if value == "*" { return true }
             if value.hasPrefix("W/") { value.removeFirst(2) }
             if value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) == bare { return true }

@@ -46,15 +46,9 @@ enum RequestBody {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// The media type without parameters and without the optional whitespace (space, tab) HTTP
-    /// allows around it, lower-cased. Plain `Substring` work: on every JSON request, where
-    /// Foundation's `trimmingCharacters(in:)` bridged through `NSString` for a few µs.
+    /// The media type without parameters and without the optional whitespace around it, lower-cased.
     static func mediaTypeOnly(_ contentType: String) -> String {
-        func isOptionalWhitespace(_ character: Character) -> Bool { character == " " || character == "\t" }
-        let type = contentType[..<(contentType.firstIndex(of: ";") ?? contentType.endIndex)]
-        let start = type.firstIndex { !isOptionalWhitespace($0) } ?? type.endIndex
-        let end = type.lastIndex { !isOptionalWhitespace($0) }.map(type.index(after:)) ?? start
-        return type[start..<end].lowercased()
+        contentType[..<(contentType.firstIndex(of: ";") ?? contentType.endIndex)].trimmingHTTPWhitespace.lowercased()
     }
 
     /// A sentence about what was wrong with the shape, naming the field, never echoing values.

@@ -48,7 +48,7 @@ struct ServerDependencies: Sendable {
     /// ``AddressGroup`` key (an IPv6 client counts with its /64).
     func clientAddress(_ request: Request, peer: String?) -> String? {
         guard trustForwardedFor, let header = request.headers.value(named: "X-Forwarded-For"),
-            let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            let last = header.split(separator: ",").last.map({ String($0.trimmingHTTPWhitespace) }),
             AddressGroup.isAddress(last)
         else { return peer.map(AddressGroup.key(for:)) }
         return AddressGroup.key(for: last)
