@@ -182,16 +182,11 @@ struct CLIWalkthroughTests {
     static func waitUntilRead(_ conversationID: String, by user: CLIUser, lastMessagePrefix: String)
         async throws
     {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
+        let read = try await eventually(within: .seconds(60), every: .milliseconds(100)) {
             let (conversations, _) = try await user.json([Conversation].self, ["chat", "list"])
-            if let match = conversations.first(where: { $0.id == conversationID }), match.unreadCount == 0,
-                match.lastMessage?.body.hasPrefix(lastMessagePrefix) == true
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            guard let match = conversations.first(where: { $0.id == conversationID }) else { return false }
+            return match.unreadCount == 0 && match.lastMessage?.body.hasPrefix(lastMessagePrefix) == true
         }
-        Issue.record("the conversation was not marked read in time")
+        #expect(read, "the conversation was not marked read in time")
     }
 }

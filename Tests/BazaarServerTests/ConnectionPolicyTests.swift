@@ -215,13 +215,21 @@ struct ConnectionPolicyTests {
         // Two seconds' idle timeout: with a shorter one the test's own pooled HTTP connection could
         // be closed by the server just as the next request goes out on it (the keep-alive race a
         // client avoids by timing out first), on a busy machine.
-        try await withServer(ConnectionPolicy(headerTimeout: .seconds(2), idleTimeout: .seconds(2))) { client, _ in
+        try await withServer(ConnectionPolicy(headerTimeout: .seconds(2), idleTimeout: .seconds(2))) { client, port in
             let ada = try await client.register("ada")
             let bob = try await client.register("bob")
             let conversation = try await client.startConversation(with: ada.user.id, token: bob.tokens.accessToken)
             let socket = try await EventSocket.connect(
                 baseURL: client.baseURL, credential: .header(ada.tokens.accessToken))
-            try await Task.sleep(for: .milliseconds(3500))
+            // A plain connection that falls idle after the socket did: once the server has closed it
+            // for idleness, the socket has been idle longer than the timeout too.
+            let plain = try await offPool { () -> RawHTTP.Exchange in
+                let connection = try RawHTTP.Connection(port: port, timeoutSeconds: 10)
+                try connection.send(healthRequest)
+                _ = connection.receive(until: hasWholeHealthAnswer)
+                return connection.receiveAll()
+            }
+            #expect(plain.closedByServer, "the plain connection was closed for idleness")
             let sent = try await client.sendMessage("still there?", in: conversation.id, token: bob.tokens.accessToken)
                 .decode(Message.self)
             #expect(await socket.next(timeout: .seconds(5)) == .messageCreated(sent))

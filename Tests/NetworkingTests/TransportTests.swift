@@ -59,9 +59,16 @@ struct TransportTests {
     func cancellationStopsRequest(kind: TransportKind) async throws {
         try await KitFixture.with { fixture in
             let client = fixture.client(transport: kind.transport, retry: .never)
-            let task = Task { try await client.send(Get<Data>(path: "/slow", query: ["ms": 20_000])) }
-            while fixture.hits.count("slow") == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            try await Task.sleep(for: .milliseconds(300))  // the response head and some body have arrived
+            let log = ProgressLog()
+            let task = Task {
+                try await client.send(Get<Data>(path: "/slow", query: ["ms": 20_000]), progress: log.record)
+            }
+            // Mid-response: the head and the first bytes of the body (one a tenth of a second) have
+            // arrived, as the transport itself reports.
+            let bodyArrived = try await eventually(within: .seconds(20)) {
+                log.all.contains { $0.direction == .download && $0.completedBytes >= 2 }
+            }
+            #expect(bodyArrived, "no body bytes reported: \(log.all)")
             let cancelledAt = ContinuousClock.now
             task.cancel()
             let result = await task.result
