@@ -1,5 +1,4 @@
 import BazaarStorage
-import Foundation
 
 /// List cursors: a kind letter and a position, such as `p.42` (products after sequence number
 /// 42) or `c.1763950000000.<conversation id>`. Clients treat them as opaque; `openapi.yaml` gives

@@ -87,13 +87,27 @@ enum HTTPCaching {
     /// Whether `If-None-Match` names the ETag (weak comparison, lists and `*` understood).
     static func matches(_ request: Request, etag: String) -> Bool {
         guard let header = request.headers[.ifNoneMatch] else { return false }
-        let bare = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        return matches(ifNoneMatch: header, etag: etag)
+    }
+
+    /// Whether an `If-None-Match` value names `etag`: `*`, or any listed tag whose opaque part is
+    /// `etag`'s, weak (`W/`) or strong alike (RFC 9110 §13.1.2's weak comparison).
+    static func matches(ifNoneMatch header: String, etag: String) -> Bool {
+        let bare = opaque(etag[...])
         for candidate in header.split(separator: ",") {
-            var value = String(candidate.trimmingHTTPWhitespace)
+            var value = candidate.trimmingHTTPWhitespace
             if value == "*" { return true }
-            if value.hasPrefix("W/") { value.removeFirst(2) }
-            if value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) == bare { return true }
+            if value.hasPrefix("W/") { value = value.dropFirst(2) }
+            if opaque(value) == bare { return true }
         }
         return false
+    }
+
+    /// An entity tag without the double quotes around its opaque part.
+    private static func opaque(_ tag: Substring) -> Substring {
+        var tag = tag
+        while tag.first == "\"" { tag.removeFirst() }
+        while tag.last == "\"" { tag.removeLast() }
+        return tag
     }
 }
