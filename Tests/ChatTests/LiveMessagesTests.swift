@@ -233,10 +233,10 @@ struct LiveMessagesTests {
         // The same port again: on a loaded machine it may not be free the moment the old
         // server has stopped, so try for a few seconds.
         var restarted: RunningBazaarServer?
-        for _ in 0..<25 where restarted == nil {
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(200)) {
             restarted = try? await BazaarServer.start(
                 configuration: configuration, logger: TestServer.quietLogger(label: "live"))
-            if restarted == nil { try await Task.sleep(for: .milliseconds(200)) }
+            return restarted != nil
         }
         server = try #require(restarted, "the server did not start again on port \(configuration.port)")
         // Sent before the socket is back: only the catch-up on reconnection can show it.
