@@ -70,7 +70,7 @@ final class Recorder: Sendable {
                 state.received += 1
                 state.deliveries.append((index, instant))
             }
-        case .notificationCreated, .conversationRead:
+        case .notificationCreated, .conversationRead, .offerUpdated:
             state.withLock { $0.otherEvents += 1 }
         }
     }
