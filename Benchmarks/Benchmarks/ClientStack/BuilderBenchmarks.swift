@@ -4,7 +4,7 @@ import Foundation
 import Networking
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Builder benchmarks do no I/O: time and allocations only, many iterations.

@@ -15,8 +15,9 @@ import Session
 /// each against the run's server (seeded by the first) or a freshly started one.
 var networkConfiguration: Benchmark.Configuration {
     Benchmark.Configuration(
-    metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 50, maxDuration: .seconds(4),
-    maxIterations: 20_000, setup: { try await StackFixture.start() }, teardown: { StackFixture.stop() })
+        metrics: [.wallClock, .throughput, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 50, maxDuration: .seconds(4),
+        maxIterations: 20_000, setup: { try await StackFixture.start() }, teardown: { StackFixture.stop() })
 }
 
 /// How many requests are in flight at once in the concurrent benchmarks.
@@ -64,7 +65,8 @@ func registerStackBenchmarks() {
         }
     }
     Benchmark(
-        "Page GET x\(concurrency) concurrent: raw AsyncHTTPClient, whole-answer deadline", configuration: networkConfiguration
+        "Page GET x\(concurrency) concurrent: raw AsyncHTTPClient, whole-answer deadline",
+        configuration: networkConfiguration
     ) { benchmark in
         let fixture = try StackFixture.shared
         for _ in benchmark.scaledIterations {

@@ -31,7 +31,8 @@ func makeSwinjectContainer() -> Container {
     container.register((any ProductStore).self) { _ in MemoryProductStore() }.inObjectScope(.container)
     container.register((any PriceFormatter).self) { _ in EuroFormatter() }.inObjectScope(.container)
     container.register((any CatalogService).self) { resolver in
-        Catalog(store: resolver.required((any ProductStore).self), formatter: resolver.required((any PriceFormatter).self))
+        Catalog(
+            store: resolver.required((any ProductStore).self), formatter: resolver.required((any PriceFormatter).self))
     }.inObjectScope(.container)
     container.register(NewCatalog.self) { resolver in
         NewCatalog(

@@ -64,12 +64,14 @@ public struct SeedClient: Sendable {
 
     /// GETs `path` and decodes a 2xx answer.
     public func get<Answer: Decodable>(_ path: String) async throws -> Answer {
-        let response = try await client.execute(HTTPClientRequest(url: baseURL.absoluteString + path), timeout: .seconds(30))
+        let response = try await client.execute(
+            HTTPClientRequest(url: baseURL.absoluteString + path), timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 << 20)
         guard (200..<300).contains(response.status.code) else {
             throw Failure(description: "GET \(path) answered \(response.status.code): \(String(buffer: bytes))")
         }
-        return try BazaarJSON.makeDecoder().decode(Answer.self, from: Data(buffer: bytes, byteTransferStrategy: .noCopy))
+        return try BazaarJSON.makeDecoder().decode(
+            Answer.self, from: Data(buffer: bytes, byteTransferStrategy: .noCopy))
     }
 
     /// Sends one JSON request and decodes a 2xx answer.
@@ -87,6 +89,7 @@ public struct SeedClient: Sendable {
         guard (200..<300).contains(response.status.code) else {
             throw Failure(description: "\(method) \(path) answered \(response.status.code): \(String(buffer: bytes))")
         }
-        return try BazaarJSON.makeDecoder().decode(Answer.self, from: Data(buffer: bytes, byteTransferStrategy: .noCopy))
+        return try BazaarJSON.makeDecoder().decode(
+            Answer.self, from: Data(buffer: bytes, byteTransferStrategy: .noCopy))
     }
 }

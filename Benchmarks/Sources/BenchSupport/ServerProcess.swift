@@ -2,7 +2,7 @@ import Foundation
 import ProcessSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A release-built `bazaar-server` running as a child process on a free loopback port, for

@@ -61,7 +61,8 @@ public final class StackFixture: Sendable {
         }
         productID = first.id
 
-        let client = APIClient.bazaar(baseURL: baseURL, performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: nil))
+        let client = APIClient.bazaar(
+            baseURL: baseURL, performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: nil))
         let starter = SessionStarter(client: client, tokenStore: InMemoryTokenStore())
         session = try await starter.login(username: "seller", password: "bench-password")
         let tokens = seller.tokens
@@ -126,7 +127,8 @@ public final class StackFixture: Sendable {
     }()
 
     /// The raw yardstick: AsyncHTTPClient and JSONDecoder with nothing in between.
-    public func rawPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<Product> {
+    public func rawPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<Product>
+    {
         var request = HTTPClientRequest(url: pageURL)
         request.headers.add(name: "Authorization", value: authorization)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
@@ -143,7 +145,9 @@ public final class StackFixture: Sendable {
     /// deadline covers the whole answer, body included, as the kit's per-attempt timeout does. The
     /// async `execute` above stops its deadline when the head arrives, so a stalled body is bounded
     /// by nothing there.
-    public func rawBoundedPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<Product> {
+    public func rawBoundedPage(client: HTTPClient = StackFixture.rawClient, decoder: JSONDecoder) async throws -> Page<
+        Product
+    > {
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: authorization)
         headers.add(name: "Accept-Encoding", value: "gzip, deflate")

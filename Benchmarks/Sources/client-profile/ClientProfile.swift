@@ -22,7 +22,9 @@ struct ClientProfile: AsyncParsableCommand {
 
     /// Which client sends the requests.
     enum Path: String, ExpressibleByArgument, CaseIterable {
-        case raw, rawBounded = "raw-bounded", transport, performer, client, stack, layers, decode, hit
+        case raw
+        case rawBounded = "raw-bounded"
+        case transport, performer, client, stack, layers, decode, hit
     }
 
     @Option(
@@ -46,7 +48,10 @@ struct ClientProfile: AsyncParsableCommand {
     @Option(help: "Warm-up requests (connection set up, caches filled) sent first on both paths.")
     var warmup = 20
 
-    @Option(help: "Requests in flight at once (the benchmark's concurrent figure uses 32); the count is rounded to a multiple.")
+    @Option(
+        help:
+            "Requests in flight at once (the benchmark's concurrent figure uses 32); the count is rounded to a multiple."
+    )
     var concurrency = 1
 
     @Option(
@@ -72,7 +77,9 @@ struct ClientProfile: AsyncParsableCommand {
         let fixture = try await StackFixture(baseURL: server.baseURL)
         let decoder = BazaarJSON.makeDecoder()
         let cached = NonAuthenticatedNetworkController(
-            client: .bazaar(baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: try HTTPCache())))
+            client: .bazaar(
+                baseURL: server.baseURL,
+                performer: NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: try HTTPCache())))
         let product = BazaarEndpoints.product(id: fixture.productID)
         let transport = AsyncHTTPClientTransport()
         guard let pageURL = URL(string: fixture.pageURL) else { throw ValidationError("not a URL: \(fixture.pageURL)") }
@@ -82,7 +89,8 @@ struct ClientProfile: AsyncParsableCommand {
         let recorded = try await transport.send(transportRequest, options: TransferOptions())
         let layers = AuthenticatedNetworkController(
             client: .bazaar(
-                baseURL: server.baseURL, performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
+                baseURL: server.baseURL,
+                performer: NetworkRequestPerformer(transport: RecordedTransport(response: recorded), cache: nil)),
             session: fixture.session.network.session, cachePartition: "profile")
         let performer = NetworkRequestPerformer(transport: AsyncHTTPClientTransport(), cache: nil)
         let client = APIClient.bazaar(baseURL: server.baseURL, performer: performer)
@@ -134,12 +142,16 @@ struct ClientProfile: AsyncParsableCommand {
         let cpu = ProcessCPU.now() - cpuBefore
         let switches = ContextSwitches.now() - switchesBefore
         let perRequest = requests == 0 ? 0 : cpu / Double(requests) * 1e6
-        let wall = requests == 0 ? 0 : Double(elapsed.components.seconds) * 1e6 / Double(requests)
-            + Double(elapsed.components.attoseconds) / 1e12 / Double(requests)
+        let wall =
+            requests == 0
+            ? 0
+            : Double(elapsed.components.seconds) * 1e6 / Double(requests)
+                + Double(elapsed.components.attoseconds) / 1e12 / Double(requests)
         print(
             "client-profile \(path.rawValue) x\(concurrency): \(requests) requests, client CPU \(String(format: "%.1f", perRequest)) µs/request, "
                 + "wall \(String(format: "%.1f", wall)) µs/request, "
-                + "\(String(format: "%.2f", requests == 0 ? 0 : Double(switches) / Double(requests))) context switches/request, pid \(ProcessInfo.processInfo.processIdentifier)")
+                + "\(String(format: "%.2f", requests == 0 ? 0 : Double(switches) / Double(requests))) context switches/request, pid \(ProcessInfo.processInfo.processIdentifier)"
+        )
     }
 }
 
@@ -184,13 +196,15 @@ extension ClientProfile {
             print(
                 "round \(round): \(path.rawValue) \(Self.format(subject.wall)) µs wall, \(Self.format(subject.cpu)) µs CPU; "
                     + "\(yardstick.rawValue) \(Self.format(reference.wall)) µs wall, \(Self.format(reference.cpu)) µs CPU; "
-                    + "ratio \(Self.format(wallRatios.last ?? 0, digits: 3)) wall, \(Self.format(cpuRatios.last ?? 0, digits: 3)) CPU")
+                    + "ratio \(Self.format(wallRatios.last ?? 0, digits: 3)) wall, \(Self.format(cpuRatios.last ?? 0, digits: 3)) CPU"
+            )
         }
         print(
             "client-profile \(path.rawValue) vs \(yardstick.rawValue) x\(concurrency), \(rounds) rounds of \(requests) requests each: "
                 + "median throughput ratio \(Self.format(Self.median(wallRatios), digits: 3)) (wall), "
                 + "\(Self.format(Self.median(cpuRatios), digits: 3)) (client CPU); range "
-                + "\(Self.format(wallRatios.min() ?? 0, digits: 3))–\(Self.format(wallRatios.max() ?? 0, digits: 3)) (wall)")
+                + "\(Self.format(wallRatios.min() ?? 0, digits: 3))–\(Self.format(wallRatios.max() ?? 0, digits: 3)) (wall)"
+        )
     }
 
     /// The middle value (the mean of the two middle ones for an even count).

@@ -9,7 +9,7 @@ import Synchronization
 import WSClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How busy the server and this tool were while the messages were being sent.

@@ -9,7 +9,7 @@ import Synchronization
 import WSClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// CPU time of a process, from `/proc/<pid>/stat` (Linux).
@@ -26,9 +26,9 @@ enum CPUTime {
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         #if canImport(Glibc)
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         #else
-        let ticks = 100.0
+            let ticks = 100.0
         #endif
         return (user + system) / ticks
     }

@@ -9,7 +9,7 @@ import Synchronization
 import WSClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `fanout`: live-event delivery latency of a release `bazaar-server`.
@@ -138,7 +138,8 @@ struct Fanout: AsyncParsableCommand {
         }
         let conversationCount = userCount / 2
         let conversations = try await Self.concurrently(count: conversationCount, width: 16) { index in
-            try await seed.startConversation(token: users[2 * index].tokens.accessToken, with: users[2 * index + 1].user.id)
+            try await seed.startConversation(
+                token: users[2 * index].tokens.accessToken, with: users[2 * index + 1].user.id)
         }
         let total = warmup + messages
         let recorder = Recorder(messages: total, sockets: clients)
@@ -166,7 +167,9 @@ struct Fanout: AsyncParsableCommand {
                     }
                 }
                 // Connecting a thousand at once only measures the accept queue; a few at a time is enough.
-                if socket % 50 == 49 { try await recorder.waitForReady(atLeast: socket + 1 - 50, timeout: .seconds(30)) }
+                if socket % 50 == 49 {
+                    try await recorder.waitForReady(atLeast: socket + 1 - 50, timeout: .seconds(30))
+                }
             }
             try await recorder.waitForReady(atLeast: clients, timeout: .seconds(60))
             log.say(
@@ -175,7 +178,9 @@ struct Fanout: AsyncParsableCommand {
 
             let interval = Duration.nanoseconds(Int64(intervalMs * 1_000_000))
             let start = ContinuousClock.now + .milliseconds(50)
-            let cpuBefore = (server: serverProcess.flatMap(CPUTime.seconds(process:)), own: CPUTime.seconds(process: nil))
+            let cpuBefore = (
+                server: serverProcess.flatMap(CPUTime.seconds(process:)), own: CPUTime.seconds(process: nil)
+            )
             try await withThrowingTaskGroup(of: Void.self) { sends in
                 for index in 0..<total {
                     try await Task.sleep(until: start + interval * index, clock: .continuous)
@@ -199,7 +204,9 @@ struct Fanout: AsyncParsableCommand {
             }
             let sendWindow = ContinuousClock.now - start
             let cpu = CPUShare(
-                server: serverProcess.flatMap(CPUTime.seconds(process:)).flatMap { after in cpuBefore.server.map { after - $0 } },
+                server: serverProcess.flatMap(CPUTime.seconds(process:)).flatMap { after in
+                    cpuBefore.server.map { after - $0 }
+                },
                 own: CPUTime.seconds(process: nil).flatMap { after in cpuBefore.own.map { after - $0 } },
                 window: sendWindow / .seconds(1), messages: total)
             await recorder.waitForDeliveries(timeout: .milliseconds(Int64(drainSeconds * 1000)))

@@ -9,7 +9,7 @@ import Synchronization
 import WSClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Raises the soft limit of open files: each process holds one end of every socket (10 000 sockets
@@ -25,18 +25,20 @@ enum FileLimit {
     /// Raises the soft `RLIMIT_NOFILE` to `needed` (at most the hard limit).
     static func raise(toAtLeast needed: rlim_t) throws {
         #if canImport(Glibc)
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
-            throw Failure(description: "getrlimit failed: errno \(errno)")
-        }
-        guard limit.rlim_cur < needed else { return }
-        guard limit.rlim_max >= needed else {
-            throw Failure(description: "open-file hard limit \(limit.rlim_max) is below the \(needed) needed; raise it (ulimit -Hn)")
-        }
-        limit.rlim_cur = needed
-        guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
-            throw Failure(description: "setrlimit failed: errno \(errno)")
-        }
+            var limit = rlimit()
+            guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+                throw Failure(description: "getrlimit failed: errno \(errno)")
+            }
+            guard limit.rlim_cur < needed else { return }
+            guard limit.rlim_max >= needed else {
+                throw Failure(
+                    description:
+                        "open-file hard limit \(limit.rlim_max) is below the \(needed) needed; raise it (ulimit -Hn)")
+            }
+            limit.rlim_cur = needed
+            guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
+                throw Failure(description: "setrlimit failed: errno \(errno)")
+            }
         #endif
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 import WSClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Collects send times, deliveries and failures from many tasks and sockets.
@@ -108,9 +108,12 @@ final class Recorder: Sendable {
         let deadline = ContinuousClock.now + timeout
         while state.withLock({ $0.readySockets.count }) < count {
             let failures = state.withLock { $0.socketFailures }
-            if let first = failures.first { throw FanoutFailure(description: "\(failures.count) sockets failed, first: \(first)") }
+            if let first = failures.first {
+                throw FanoutFailure(description: "\(failures.count) sockets failed, first: \(first)")
+            }
             guard ContinuousClock.now < deadline else {
-                throw FanoutFailure(description: "only \(state.withLock { $0.readySockets.count }) of \(count) sockets ready")
+                throw FanoutFailure(
+                    description: "only \(state.withLock { $0.readySockets.count }) of \(count) sockets ready")
             }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -53,8 +53,12 @@ struct LoginFlood: AsyncParsableCommand {
             let status = try await api.register("legit\(nonce)\(user)", from: Self.legitAddress(user))
             guard status == 201 else { throw SecurityLoadFailure("registering legit user \(user) answered \(status)") }
         }
-        print("login-flood: \(users) users signing in every \(interval) s, \(duration) s per phase, bcrypt cost \(bcryptCost)")
-        print("phase                          | sign-ins | p50 ms  | p90 ms  | p99 ms  | max ms  | not 200 | flood: 201 / 429 / 503 / other")
+        print(
+            "login-flood: \(users) users signing in every \(interval) s, \(duration) s per phase, bcrypt cost \(bcryptCost)"
+        )
+        print(
+            "phase                          | sign-ins | p50 ms  | p90 ms  | p99 ms  | max ms  | not 200 | flood: 201 / 429 / 503 / other"
+        )
         for phase in Phase.allCases {
             let result = try await measure(phase, api: api, nonce: nonce)
             print(result.line(phase))
@@ -134,7 +138,9 @@ struct LoginFlood: AsyncParsableCommand {
     }
 
     static func legitAddress(_ user: Int) -> String { "192.0.2.\(user + 1)" }
-    static func spreadAddress(_ index: Int) -> String { "10.\(index / 65536 % 256).\(index / 256 % 256).\(index % 256)" }
+    static func spreadAddress(_ index: Int) -> String {
+        "10.\(index / 65536 % 256).\(index / 256 % 256).\(index % 256)"
+    }
 }
 
 /// What one phase counted, from every task.
