@@ -78,6 +78,17 @@ struct PipelineTests {
         }
     }
 
+    @Test("the authorizer's field replaces an Authorization the request carried")
+    func authorizerReplacesTheCallersAuthorization() async throws {
+        try await KitFixture.with { fixture in
+            let client = fixture.client()
+            let echo = try await client.send(
+                Get<Echo>(path: "/echo", headers: ["Authorization": "Basic b2xk"]),
+                authorizer: CountingAuthorizer())
+            #expect(echo.headers["authorization"] == "Bearer 1", "one field, the authorizer's")
+        }
+    }
+
     @Test("a 401 is replayed once with newer credentials, under the cache and the interceptors")
     func replayStaysInsideTheCacheAndInterceptors() async throws {
         try await KitFixture.with { fixture in

@@ -84,6 +84,18 @@ struct TokenRefreshCoordinatorTests {
         #expect(refresher.calls == 0)
     }
 
+    @Test("the Authorization field follows the access token: the same while it lasts, the new one after a refresh")
+    func authorizationFieldFollowsTheToken() async throws {
+        let coordinator = TokenRefreshCoordinator(
+            tokens: valid, refresher: ScriptedRefresher(), store: InMemoryTokenStore())
+        let first = try await coordinator.authorizationField()
+        #expect(first == HTTPField(name: .authorization, value: "Bearer access-0"))
+        #expect(try await coordinator.authorizationField() == first)
+        _ = try await coordinator.tokens(replacing: valid)
+        #expect(try await coordinator.authorizationField() == HTTPField(name: .authorization, value: "Bearer access-1"))
+        #expect(try await coordinator.authorization() == "Bearer access-1")
+    }
+
     @Test("after a 401 for an older token the current one is returned without another refresh")
     func staleRejectionReusesCurrentTokens() async throws {
         let refresher = ScriptedRefresher()

@@ -26,6 +26,9 @@ public actor TokenRefreshCoordinator {
     /// The rules: every decision is the core's; this actor performs its effects.
     private var core: TokenRefreshCore
     private var inFlight: Task<Result<AuthTokens, NetworkError>, Never>?
+    /// The `Authorization` field of the access token handed out last, so a request does not join
+    /// the token into a new string and check its bytes again: the token changes once a refresh.
+    private var lastField: (accessToken: String, field: HTTPField)?
     private let logger: Logger
 
     private let refresher: any TokenRefresher
@@ -89,6 +92,14 @@ public actor TokenRefreshCoordinator {
     /// Ends the session locally (a sign-out): forgets the tokens without calling `onSessionEnded`.
     public func invalidate() async {
         _ = await perform(core.handle(.invalidated))
+    }
+
+    /// `tokens`' `Authorization` field, from ``lastField`` while the access token is the same.
+    func field(for tokens: AuthTokens) -> HTTPField {
+        if let lastField, lastField.accessToken == tokens.accessToken { return lastField.field }
+        let field = HTTPField(name: .authorization, value: tokens.authorizationValue)
+        lastField = (tokens.accessToken, field)
+        return field
     }
 
     /// Performs `effects` and returns the caller's answer.

@@ -85,7 +85,8 @@ struct TokenRefreshCore: Sendable, Equatable {
         case (.tokensNeeded(let now), .active(let tokens)):
             if tokens.expires(within: margin, of: now) { return startRefresh(of: tokens) }
             // Tokens a failed save left in memory are saved again before they are used.
-            return (unsaved == nil ? [] : [.save(tokens)]) + [.answer(tokens)]
+            // One array either way: this is every authenticated request's path.
+            return unsaved == nil ? [.answer(tokens)] : [.save(tokens), .answer(tokens)]
         case (.rejected(let authorization), .active(let tokens)):
             // Newer tokens than the refused ones exist (another request refreshed): use them.
             guard tokens.authorizationValue == authorization else { return [.answer(tokens)] }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The kit's own name and version, as servers see it in the default `User-Agent`.
 public enum KitVersion {
     /// The version of the Bazaar client kit.
@@ -5,4 +7,7 @@ public enum KitVersion {
 
     /// `Bazaar/<version>`: the `User-Agent` a performer sends unless told otherwise.
     public static let userAgent = "Bazaar/\(version)"
+
+    /// ``userAgent`` as a field, made once.
+    static let userAgentField = HTTPField(name: .userAgent, value: userAgent)
 }

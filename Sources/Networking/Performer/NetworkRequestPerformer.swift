@@ -38,7 +38,11 @@ public struct NetworkRequestPerformer: Sendable {
     public var monitors: [any RequestEventMonitor] = []
     /// The `User-Agent` set on requests that carry none (`Bazaar/<version>` by default; `nil` sends
     /// whatever the transport adds on its own).
-    public var userAgent: String? = KitVersion.userAgent
+    public var userAgent: String? = KitVersion.userAgent {
+        didSet { userAgentField = userAgent.map { HTTPField(name: .userAgent, value: $0) } }
+    }
+    /// ``userAgent`` as a field, made when it is set rather than on every request.
+    private var userAgentField: HTTPField? = KitVersion.userAgentField
 
     /// Waits between attempts; replaceable in tests.
     var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -137,7 +141,7 @@ public struct NetworkRequestPerformer: Sendable {
                 next: TracingLayer(
                     tracer: tracer,
                     next: InterceptorLayer(
-                        interceptors: interceptors, userAgent: userAgent,
+                        interceptors: interceptors, userAgent: userAgentField,
                         next: CacheLayer(
                             cache: cache,
                             next: AuthorizationLayer(

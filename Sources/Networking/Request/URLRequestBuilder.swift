@@ -77,8 +77,8 @@ public struct URLRequestBuilder: Sendable {
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        if fields[.accept] == nil {
-            fields[.accept] = "application/json"
+        if !fields.contains(.accept) {
+            fields.append(Self.acceptJSON)
         }
         var body: HTTPBody?
         if let requestBody = parameters.body {
@@ -177,6 +177,9 @@ public struct URLRequestBuilder: Sendable {
     }
 
     /// Whether a header value is free of control characters (no CR/LF header injection).
+    /// `Accept: application/json`, made (and its value checked) once rather than per request.
+    private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
+
     static func isValidFieldValue(_ value: String) -> Bool {
         value.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
     }

@@ -66,7 +66,11 @@ enum KitTestRoutes {
             hits.hit("echo")
             let body = try await request.body.collect(upTo: 50 << 20)
             var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            // A repeated field reads as HTTP joins it, `first, second`, so a test sees it twice.
+            for field in request.headers {
+                let name = field.name.canonicalName
+                headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
+            }
             let query = request.uri.queryParameters.map { [String($0.key), String($0.value)] }
             return try KitTestRoutes.json(
                 Echo(

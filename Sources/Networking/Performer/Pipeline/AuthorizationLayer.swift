@@ -13,11 +13,14 @@ struct AuthorizationLayer<Next: ExchangeLayer>: ExchangeLayer {
         -> ExchangeResult
     {
         guard let authorizer = context.options.authorizer else { return try await next.exchange(request, context) }
-        let authorization = try await authorizer.authorization()
-        request.head.headerFields[.authorization] = authorization
+        let authorization = try await authorizer.authorizationField()
+        // A field the caller set is replaced, as the subscript's setter would, without checking
+        // the value's bytes again.
+        if request.head.headerFields.contains(.authorization) { request.head.headerFields[.authorization] = nil }
+        request.head.headerFields.append(authorization)
         let first = try await next.exchange(copy request, context)
         guard first.response.status == .unauthorized else { return first }
-        request.head.headerFields[.authorization] = try await authorizer.authorization(replacing: authorization)
+        request.head.headerFields[.authorization] = try await authorizer.authorization(replacing: authorization.value)
         var replayed = try await next.exchange(request, context)
         replayed.source = .network(attempts: first.attempts + replayed.attempts)
         return replayed

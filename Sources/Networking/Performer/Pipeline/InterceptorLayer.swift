@@ -6,7 +6,7 @@ struct InterceptorLayer<Next: ExchangeLayer>: ExchangeLayer {
     /// Run in order before sending and in reverse after receiving.
     let interceptors: [any RequestInterceptor]
     /// Set on a request that carries no `User-Agent`; `nil` for none.
-    let userAgent: String?
+    let userAgent: HTTPField?
     /// The cache stage.
     let next: Next
 
@@ -23,8 +23,8 @@ struct InterceptorLayer<Next: ExchangeLayer>: ExchangeLayer {
                 throw .requestBuildFailed(.interceptorFailed(reason: "\(error)"))
             }
         }
-        if let userAgent, request.head.headerFields[.userAgent] == nil {
-            request.head.headerFields[.userAgent] = userAgent
+        if let userAgent, !request.head.headerFields.contains(.userAgent) {
+            request.head.headerFields.append(userAgent)
         }
         // With nothing to show the answer to, the request moves on whole: the stages below add
         // their fields to this one copy.
