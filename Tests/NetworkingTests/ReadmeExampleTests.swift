@@ -30,4 +30,17 @@ struct ReadmeExampleTests {
             #expect(product.id == "p1" && product.title == "Lamp" && product.priceCents == 1500)
         }
     }
+
+    @Test("README and the example adopter ask for the version the kit says it is")
+    func adoptionLinesNameTheKitsVersion() throws {
+        let root = ScopeSeparationTests.packageRoot
+        for file in ["README.md", "Examples/KitAdopter/Package.swift"] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            let lines = text.split(separator: "\n").filter { $0.contains(".package(url:") && $0.contains("/bazaar\"") }
+            #expect(!lines.isEmpty, "\(file) has the adoption line")
+            for line in lines {
+                #expect(line.contains("from: \"\(KitVersion.version)\""), "\(file): \(line)")
+            }
+        }
+    }
 }
