@@ -176,10 +176,10 @@ public struct URLRequestBuilder: Sendable {
         }
     }
 
-    /// Whether a header value is free of control characters (no CR/LF header injection).
     /// `Accept: application/json`, made (and its value checked) once rather than per request.
     private static let acceptJSON = HTTPField(name: .accept, value: "application/json")
 
+    /// Whether a header value is free of control characters (no CR/LF header injection).
     static func isValidFieldValue(_ value: String) -> Bool {
         value.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
     }
