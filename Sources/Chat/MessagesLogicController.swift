@@ -70,6 +70,13 @@ public actor MessagesLogicController: MessagesLogic {
             guard let conversation = try await openConversation() else {
                 return .failed(ScreenError(kind: .notFound, message: "No conversation has that id."))
             }
+            // An entry whose request went out but whose answer was never recorded (the app stopped,
+            // or the answer was lost) may be in the history already. Delivered first, it comes back as
+            // the server's replay and leaves the pending list, so it is never shown twice; matching
+            // texts instead would also hide an older message that says the same.
+            if await pending(for: conversation.id).contains(where: \.mayHaveReachedServer) {
+                _ = await outbox.flush()
+            }
             let page = try await network.request(
                 BazaarEndpoints.messages(conversationID: conversation.id, limit: pageSize))
             olderCursor = page.nextCursor
@@ -275,6 +282,15 @@ public actor MessagesLogicController: MessagesLogic {
     private func present() -> ScreenState<MessagesContent> {
         guard let content else { return .loading }
         return .presenting(content)
+    }
+}
+
+extension OutboxEntry {
+    /// Whether the server may hold the message although the outbox has not heard so: an attempt
+    /// went out (the count is saved before each one) and no answer settled it. An entry never
+    /// attempted cannot be there, and a failed one was refused.
+    var mayHaveReachedServer: Bool {
+        attempts > 0 && !state.isFinal
     }
 }
 

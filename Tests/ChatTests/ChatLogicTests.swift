@@ -123,4 +123,37 @@ struct ChatLogicTests {
             #expect(await logic.send(.load).error?.kind == .notFound)
         }
     }
+
+    @Test(
+        "after a restart, a message the server stored but whose answer was lost shows once, and an older one with the same text stays"
+    )
+    func lostAnswerShowsOnceAfterRestart() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: "vera", password: "password123", displayName: "Vera")
+            let seller = try await fixture.raw.register("vic")
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("outbox.sqlite").path
+            // The first "ok" is answered; the second is stored by the server, its answer lost.
+            let losing = try Outbox(
+                path: path, deliverer: LosesAnswers(real: BazaarOutboxDeliverer(network: buyer.network), after: 1))
+            _ = try await losing.enqueue("ok", to: .conversation(id: conversation.id))
+            #expect(await losing.flush())
+            let unanswered = try await losing.enqueue("ok", to: .conversation(id: conversation.id))
+            #expect(await losing.flush() == false, "the lost answer keeps the entry queued")
+
+            // The app starts again over the same file and opens the conversation.
+            let restarted = try Outbox(path: path, deliverer: BazaarOutboxDeliverer(network: buyer.network))
+            let logic = MessagesLogicController(
+                network: buyer.network, outbox: restarted, target: .conversation(id: conversation.id))
+            let content = try #require(await logic.send(.load).content)
+            #expect(content.messages.map(\.body) == ["ok", "ok"], "both messages, the older one not hidden")
+            #expect(content.pending.isEmpty, "the stored message is not also shown as queued")
+            let entry = try #require(try await restarted.entries().first { $0.id == unanswered.id })
+            #expect(entry.state == .sent(messageID: try #require(content.messages.last?.id)), "settled by the replay")
+        }
+    }
 }
