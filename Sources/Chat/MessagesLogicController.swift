@@ -71,10 +71,14 @@ public actor MessagesLogicController: MessagesLogic {
                 return .failed(ScreenError(kind: .notFound, message: "No conversation has that id."))
             }
             // An entry whose request went out but whose answer was never recorded (the app stopped,
-            // or the answer was lost) may be in the history already. Delivered first, it comes back as
-            // the server's replay and leaves the pending list, so it is never shown twice; matching
-            // texts instead would also hide an older message that says the same.
-            if await pending(for: conversation.id).contains(where: \.mayHaveReachedServer) {
+            // or the answer was lost, and the queue waits out its backoff) may be in the history
+            // already. Delivered first, it comes back as the server's replay and leaves the pending
+            // list, so it is not shown twice; matching texts instead would also hide an older message
+            // that says the same. A pass already delivering answers it within its round trip (and
+            // ``apply(_:)`` folds that answer): opening the screen does not wait behind an upload.
+            if await pending(for: conversation.id).contains(where: \.mayHaveReachedServer),
+                await !outbox.isDelivering
+            {
                 _ = await outbox.flush()
             }
             let page = try await network.request(

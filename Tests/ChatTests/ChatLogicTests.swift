@@ -4,6 +4,7 @@ import Dependencies
 import Foundation
 import Networking
 import Session
+import Synchronization
 import TestSupport
 import Testing
 
@@ -156,4 +157,49 @@ struct ChatLogicTests {
             #expect(entry.state == .sent(messageID: try #require(content.messages.last?.id)), "settled by the replay")
         }
     }
+
+    @Test("opening a conversation while a pass delivers one of its messages does not wait for that answer")
+    func openingDoesNotWaitForARunningPass() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: "wanda", password: "password123", displayName: "Wanda")
+            let seller = try await fixture.raw.register("walt")
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let late = AnsweredLate(real: BazaarOutboxDeliverer(network: buyer.network))
+            let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: late)
+            _ = try await outbox.enqueue("on its way", to: .conversation(id: conversation.id))
+            let flushing = Task { await outbox.flush() }
+            #expect(
+                try await eventually(within: .seconds(10)) {
+                    try await outbox.entries().first?.state == .sending
+                })
+
+            let logic = MessagesLogicController(
+                network: buyer.network, outbox: outbox, target: .conversation(id: conversation.id))
+            let opened = Flag()
+            let opening = Task {
+                let content = await logic.send(.load).content
+                opened.raise()
+                return content
+            }
+            let openedFirst = try await eventually(within: .seconds(10)) { opened.isRaised }
+            late.answer()
+            #expect(await flushing.value)
+            let content = try #require(await opening.value)
+            #expect(openedFirst, "the screen waited for the held answer")
+            #expect(content.pending.map(\.state) == (openedFirst ? [.sending] : []))
+        }
+    }
+}
+
+/// A test's one-way signal, raised once from any task and read without waiting.
+final class Flag: Sendable {
+    private let raised = Mutex(false)
+
+    func raise() { raised.withLock { $0 = true } }
+
+    var isRaised: Bool { raised.withLock { $0 } }
 }

@@ -107,6 +107,10 @@ public actor Outbox {
         return entry
     }
 
+    /// Whether a delivery pass (the worker's or a ``flush()``) is running now: an entry it holds
+    /// gets its answer without being asked for again.
+    public var isDelivering: Bool { runningPass != nil }
+
     /// Every entry, oldest first, in its current state (states not yet written included).
     public func entries() throws -> [OutboxEntry] {
         try store.all().map { unsaved[$0.entry.id] ?? $0.entry }
