@@ -16,6 +16,24 @@ struct ChatLogicTests {
             deliverer: BazaarOutboxDeliverer(network: session.network))
     }
 
+    /// A buyer signed in through the kit, a seller's conversation with them, and a path for the
+    /// buyer's outbox file in a folder removed afterwards.
+    static func withBuyersConversation(
+        buyer name: String, seller sellerName: String,
+        _ body: (UserSession, Conversation, String) async throws -> Void
+    ) async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: name, password: "password123", displayName: name.capitalized)
+            let seller = try await fixture.raw.register(sellerName)
+            let conversation = try await fixture.raw.startConversation(
+                with: buyer.userID, token: seller.tokens.accessToken)
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await body(buyer, conversation, folder.appendingPathComponent("outbox.sqlite").path)
+        }
+    }
+
     @Test("the list shows each conversation with the other person, product, last message and unread count")
     func conversationList() async throws {
         try await SessionFixture.with { fixture in
@@ -129,15 +147,7 @@ struct ChatLogicTests {
         "after a restart, a message the server stored but whose answer was lost shows once, and an older one with the same text stays"
     )
     func lostAnswerShowsOnceAfterRestart() async throws {
-        try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(
-                username: "vera", password: "password123", displayName: "Vera")
-            let seller = try await fixture.raw.register("vic")
-            let conversation = try await fixture.raw.startConversation(
-                with: buyer.userID, token: seller.tokens.accessToken)
-            let folder = try BazaarTestHarness.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("outbox.sqlite").path
+        try await Self.withBuyersConversation(buyer: "vera", seller: "vic") { buyer, conversation, path in
             // The first "ok" is answered; the second is stored by the server, its answer lost.
             let losing = try Outbox(
                 path: path, deliverer: LosesAnswers(real: BazaarOutboxDeliverer(network: buyer.network), after: 1))
@@ -160,16 +170,9 @@ struct ChatLogicTests {
 
     @Test("opening a conversation while a pass delivers one of its messages does not wait for that answer")
     func openingDoesNotWaitForARunningPass() async throws {
-        try await SessionFixture.with { fixture in
-            let buyer = try await fixture.starter().register(
-                username: "wanda", password: "password123", displayName: "Wanda")
-            let seller = try await fixture.raw.register("walt")
-            let conversation = try await fixture.raw.startConversation(
-                with: buyer.userID, token: seller.tokens.accessToken)
-            let folder = try BazaarTestHarness.makeTemporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withBuyersConversation(buyer: "wanda", seller: "walt") { buyer, conversation, path in
             let late = AnsweredLate(real: BazaarOutboxDeliverer(network: buyer.network))
-            let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: late)
+            let outbox = try Outbox(path: path, deliverer: late)
             _ = try await outbox.enqueue("on its way", to: .conversation(id: conversation.id))
             let flushing = Task { await outbox.flush() }
             #expect(
