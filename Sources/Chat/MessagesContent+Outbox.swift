@@ -6,11 +6,12 @@ extension MessagesContent {
     /// message that a queued or sending entry shown here still stands for: same text, same number
     /// of photos.
     ///
-    /// Such a message is left for the outbox's delivery to fold, in the same state change that
-    /// takes the entry out of ``pending``. Folded now, the screen would show it twice (queued and
-    /// delivered) until the outbox records the server's answer, and the outbox always reports that
-    /// answer, replays included. A failed entry holds nothing: the server refused it, so a message
-    /// with the same text came from somewhere else.
+    /// Such a message is held back and folded in the same state change that takes the last entry
+    /// with its text out of ``pending`` (by then the outbox has folded its own message, the same id,
+    /// so a held one that is not it, from the viewer's other device, shows beside it). Folded now,
+    /// the screen would show it twice (queued and delivered) until the outbox records the server's
+    /// answer, and the outbox always reports that answer, replays included. A failed entry holds
+    /// nothing: the server refused it, so a message with the same text came from somewhere else.
     func awaitsOutboxDelivery(_ message: Message) -> Bool {
         message.senderId != conversation.otherUser.id
             && pending.contains { entry in

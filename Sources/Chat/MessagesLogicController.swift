@@ -30,6 +30,11 @@ public actor MessagesLogicController: MessagesLogic {
     /// While followed: the ids ``unsent`` has heard of (in the snapshot or an update). For any
     /// other id, the entry `enqueue` returned is the newest news, its update still on the way.
     private var tracked: Set<String> = []
+    /// The viewer's own messages, come live or in a refreshed page, that a pending entry may stand
+    /// for (``MessagesContent/awaitsOutboxDelivery(_:)``), held until no pending entry has their
+    /// text and then folded. The outbox's own message folds as the same id, once; a same-text
+    /// message from the viewer's other device then shows with it instead of at the next refresh.
+    private var held: [Message] = []
     private var following = 0
 
     /// Makes the logic for `target`, sending through `outbox` and listening on `connection`.
@@ -84,6 +89,7 @@ public actor MessagesLogicController: MessagesLogic {
             let page = try await network.request(
                 BazaarEndpoints.messages(conversationID: conversation.id, limit: pageSize))
             olderCursor = page.nextCursor
+            held = []
             content = MessagesContent(
                 conversation: conversation, messages: page.items.reversed(),
                 pending: await pending(for: conversation.id),
@@ -148,12 +154,12 @@ public actor MessagesLogicController: MessagesLogic {
         do throws(NetworkError) {
             let page = try await network.request(
                 BazaarEndpoints.messages(conversationID: current.conversation.id, limit: pageSize))
-            // The pending list first: a message its entry still stands for is left for the outbox's
+            // The pending list first: a message its entry still stands for is held for the outbox's
             // fold, as when it arrives live (a refresh on reconnecting can come between the server
-            // storing it and the outbox hearing so).
+            // storing it and the outbox hearing so), and what the list no longer stands for is let go.
             content?.pending = await pending(for: current.conversation.id)
-            guard let shown = content else { return present() }
-            for message in page.items.reversed() where !shown.awaitsOutboxDelivery(message) { fold(message) }
+            releaseHeld()
+            for message in page.items.reversed() { foldOrHold(message) }
             return present()
         } catch {
             return .failed(ScreenError(error))
@@ -195,7 +201,7 @@ public actor MessagesLogicController: MessagesLogic {
             broadcast.publish(await refresh())
             await markIncomingRead()
         case .event(.messageCreated(let message)) where message.conversationId == current.conversation.id:
-            guard !current.awaitsOutboxDelivery(message), fold(message) else { return }
+            guard foldOrHold(message) else { return }
             broadcast.publish(present())
             if message.senderId == current.conversation.otherUser.id { await markIncomingRead() }
         case .event, .disconnected:
@@ -212,6 +218,7 @@ public actor MessagesLogicController: MessagesLogic {
         guard let current = content else { return }
         let delivered = current.pending.contains { shown in !stored.contains { $0.id == shown.id } }
         content?.pending = pending(in: stored, for: current.conversation.id)
+        releaseHeld()
         broadcast.publish(delivered ? await refresh() : present())
     }
 
@@ -230,6 +237,7 @@ public actor MessagesLogicController: MessagesLogic {
         // answered it (folded once, however many ways it also arrives), in the same state change
         // that takes it out of the pending list.
         if case .sent = entry.state, let message = entry.message { fold(message) }
+        releaseHeld()
         broadcast.publish(present())
         if case .sent = entry.state, entry.message == nil { broadcast.publish(await refresh()) }
     }
@@ -241,6 +249,25 @@ public actor MessagesLogicController: MessagesLogic {
                 || current.messages.last?.senderId == current.conversation.otherUser.id
         else { return }
         broadcast.publish(await markRead())
+    }
+
+    /// Folds `message`, or holds it while a pending entry may stand for it; returns whether it was
+    /// folded and new.
+    @discardableResult
+    private func foldOrHold(_ message: Message) -> Bool {
+        guard let current = content else { return false }
+        guard current.awaitsOutboxDelivery(message) else { return fold(message) }
+        if !held.contains(where: { $0.id == message.id }) { held.append(message) }
+        return false
+    }
+
+    /// Folds the held messages that no pending entry stands for any more (its answer came, or it
+    /// failed): call after every change to the pending list.
+    private func releaseHeld() {
+        guard let current = content, !held.isEmpty else { return }
+        let released = held.filter { !current.awaitsOutboxDelivery($0) }
+        held.removeAll { !current.awaitsOutboxDelivery($0) }
+        for message in released { fold(message) }
     }
 
     /// Adds `message` in order unless it is already shown; returns whether it was new.

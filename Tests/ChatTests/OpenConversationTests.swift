@@ -219,6 +219,60 @@ struct OpenConversationTests {
         }
     }
 
+    /// The buyer's screen on a conversation with `seller` whose outbox posts reach the server but
+    /// return only at `deliverer.answer()`, with the socket's events and the screen's states
+    /// subscribed and the socket connected.
+    struct AnswersHeldScreen {
+        let logic: any MessagesLogic
+        let outbox: Outbox
+        let connection: LiveEventsConnection
+        let deliverer: AnsweredLate
+        let conversationID: String
+        let events: AsyncStream<LiveConnectionEvent>
+        let states: AsyncStream<ScreenState<MessagesContent>>
+
+        /// The next live `message.created` event for a message that `matches`.
+        func nextMessage(where matches: @escaping @Sendable (Message) -> Bool) async -> Message? {
+            let event = await first(events, within: .seconds(10)) { event in
+                if case .event(.messageCreated(let message)) = event { matches(message) } else { false }
+            }
+            guard case .event(.messageCreated(let message)) = event else { return nil }
+            return message
+        }
+
+        /// Waits for `reply`, sent by the seller now, to show: the screen applies live events in
+        /// order, so every event before it was applied too. Returns the state that shows it.
+        func afterReply(_ reply: String, from seller: AuthResponse, fixture: SessionFixture) async throws
+            -> ScreenState<MessagesContent>?
+        {
+            _ = try await fixture.raw.sendMessage(reply, in: conversationID, token: seller.tokens.accessToken)
+            return await first(states, within: .seconds(10)) { $0.content?.messages.last?.body == reply }
+        }
+
+        func stop() async {
+            await outbox.stop()
+            await connection.stop()
+        }
+    }
+
+    static func openWithAnswersHeld(_ buyer: UserSession, with seller: User, fixture: SessionFixture, folder: URL)
+        async throws -> AnswersHeldScreen
+    {
+        let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
+        let deliverer = AnsweredLate(real: BazaarOutboxDeliverer(network: buyer.network))
+        let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: deliverer)
+        let logic = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(
+            user: seller, product: nil
+        ).logic
+        let conversationID = try #require(await logic.send(.load).content?.conversation.id)
+        let events = await connection.subscribe()
+        let states = await logic.states()
+        #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "connected")
+        return AnswersHeldScreen(
+            logic: logic, outbox: outbox, connection: connection, deliverer: deliverer,
+            conversationID: conversationID, events: events, states: states)
+    }
+
     @Test(
         "the sender's own message shows once when its live event, or a refresh, finds it before the outbox hears the server's answer"
     )
@@ -229,49 +283,61 @@ struct OpenConversationTests {
             let seller = try await fixture.raw.register("ulf")
             let folder = try BazaarTestHarness.makeTemporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let connection = LiveEventsConnection(baseURL: fixture.baseURL, network: buyer.network)
-            let deliverer = AnsweredLate(real: BazaarOutboxDeliverer(network: buyer.network))
-            let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path, deliverer: deliverer)
-            let logic = ChatModule(session: buyer, outbox: outbox, connection: connection).messagesScreen(
-                user: seller.user, product: nil
-            ).logic
-            let conversationID = try #require(await logic.send(.load).content?.conversation.id)
-            let events = await connection.subscribe()
-            let states = await logic.states()
-            #expect(await within(.seconds(10), else: false) { await events.contains(.connected) }, "connected")
-            await logic.send(.send("does it come with the charger?"))
-            await outbox.start()
+            let screen = try await Self.openWithAnswersHeld(buyer, with: seller.user, fixture: fixture, folder: folder)
+            await screen.logic.send(.send("does it come with the charger?"))
+            await screen.outbox.start()
             // The server has stored it and pushed it to the sender's socket; the outbox is still waiting.
-            let own = await first(events, within: .seconds(10)) { event in
-                if case .event(.messageCreated(let message)) = event {
-                    message.body == "does it come with the charger?"
-                } else {
-                    false
-                }
-            }
-            #expect(own != nil)
+            #expect(await screen.nextMessage { $0.body == "does it come with the charger?" } != nil)
             // A refresh (as on reconnecting) finds it stored on the server: still shown once, as pending.
-            let refreshed = await logic.send(.refresh)
+            let refreshed = await screen.logic.send(.refresh)
             #expect(refreshed.content?.messages.isEmpty == true, "not also shown as delivered after a refresh")
             #expect(refreshed.content?.pending.map(\.body) == ["does it come with the charger?"])
-            // The screen applies live events in order: once this reply shows, the sender's own event was applied.
-            _ = try await fixture.raw.sendMessage(
-                "yes, and the box", in: conversationID, token: seller.tokens.accessToken)
-            let reply = await first(states, within: .seconds(10)) {
-                $0.content?.messages.last?.body == "yes, and the box"
-            }
+            let reply = try await screen.afterReply("yes, and the box", from: seller, fixture: fixture)
             #expect(reply?.content?.messages.map(\.body) == ["yes, and the box"], "not also shown as delivered")
             #expect(reply?.content?.pending.map(\.body) == ["does it come with the charger?"])
-            deliverer.answer()
-            let settled = await first(states, within: .seconds(10)) { $0.content?.pending.isEmpty == true }
+            screen.deliverer.answer()
+            let settled = await first(screen.states, within: .seconds(10)) { $0.content?.pending.isEmpty == true }
             // The two often share a millisecond, and the fold puts a tie after what is shown: each once, in any order.
             #expect(
                 settled?.content?.messages.map(\.body).sorted() == [
                     "does it come with the charger?", "yes, and the box",
                 ],
                 "folded once, by the outbox's delivery")
-            await outbox.stop()
-            await connection.stop()
+            await screen.stop()
+        }
+    }
+
+    @Test(
+        "the same words from the sender's other device, come while the entry waits for its answer, show beside it when it is delivered, with no refresh"
+    )
+    func sameTextFromAnotherDeviceShowsWithTheDelivery() async throws {
+        try await SessionFixture.with { fixture in
+            let buyer = try await fixture.starter().register(
+                username: "ida", password: "password123", displayName: "Ida")
+            let seller = try await fixture.raw.register("ivo")
+            let folder = try BazaarTestHarness.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let screen = try await Self.openWithAnswersHeld(buyer, with: seller.user, fixture: fixture, folder: folder)
+            await screen.logic.send(.send("ok"))
+            await screen.outbox.start()
+            #expect(await screen.nextMessage { $0.body == "ok" } != nil, "the entry is on the server, unanswered")
+            // The buyer's phone: another session, another message with the same words.
+            let phone = try await fixture.raw.login("ida")
+            let fromPhone = try await fixture.raw.sendMessage(
+                "ok", in: screen.conversationID, token: phone.tokens.accessToken
+            ).decode(Message.self)
+            #expect(await screen.nextMessage { $0.id == fromPhone.id } != nil)
+            let reply = try await screen.afterReply("deal", from: seller, fixture: fixture)
+            #expect(reply?.content?.messages.map(\.body) == ["deal"], "both held while the entry may stand for either")
+            #expect(reply?.content?.pending.map(\.body) == ["ok"])
+            screen.deliverer.answer()
+            let settled = await first(screen.states, within: .seconds(10)) { $0.content?.pending.isEmpty == true }
+            let shown = settled?.content?.messages.filter { $0.body == "ok" }.map(\.id) ?? []
+            #expect(shown.count == 2, "the outbox's message and the phone's, in the state that delivered the entry")
+            #expect(shown.contains(fromPhone.id))
+            let refreshed = await screen.logic.send(.refresh)
+            #expect(refreshed.content?.messages.filter { $0.body == "ok" }.count == 2, "still once each")
+            await screen.stop()
         }
     }
 }
