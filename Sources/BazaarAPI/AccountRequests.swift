@@ -68,3 +68,22 @@ public struct AccountSessions: Codable, Sendable, Equatable {
         self.items = items
     }
 }
+
+extension ChangePasswordRequest: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "currentPassword": RedactedSecret.value,
+            "newPassword": RedactedSecret.value,
+        ]
+    }
+}
+
+extension DeleteAccountRequest: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "password": RedactedSecret.value
+        ]
+    }
+}

@@ -41,3 +41,33 @@ public struct RefreshRequest: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
     }
 }
+
+extension RegisterRequest: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "username": username,
+            "password": RedactedSecret.value,
+            "displayName": displayName,
+        ]
+    }
+}
+
+extension LoginRequest: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "username": username,
+            "password": RedactedSecret.value,
+        ]
+    }
+}
+
+extension RefreshRequest: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "refreshToken": RedactedSecret.value
+        ]
+    }
+}

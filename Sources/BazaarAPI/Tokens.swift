@@ -33,3 +33,15 @@ public struct AuthResponse: Codable, Sendable, Equatable {
         self.tokens = tokens
     }
 }
+
+extension Tokens: RedactedDescriptions {
+    /// The fields, with the secrets as ``RedactedSecret``.
+    public var redactedFields: KeyValuePairs<String, Any> {
+        [
+            "accessToken": RedactedSecret.value,
+            "refreshToken": RedactedSecret.value,
+            "expiresAt": expiresAt,
+            "tokenType": tokenType,
+        ]
+    }
+}
