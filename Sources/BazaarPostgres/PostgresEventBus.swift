@@ -50,7 +50,8 @@ struct PostgresEventBus: LiveEventBus {
                 "SELECT bazaar_publish(\(kind.rawValue), \(userIds), \(frame), \(StoredValues.millis(now())))")
         } catch {
             database.logger.warning(
-                "a live event could not be published", metadata: ["kind": "\(kind.rawValue)", "error": "\(error)"])
+                "a live event could not be published",
+                metadata: ["kind": "\(kind.rawValue)", "error": "\(PostgresErrorText.describe(error))"])
         }
     }
 }

@@ -128,7 +128,7 @@ struct PostgresEventListener: Service {
                 }
                 logger.warning(
                     "event listener disconnected; reconnecting",
-                    metadata: ["error": "\(error)", "pause": "\(cursor.pause)"])
+                    metadata: ["error": "\(PostgresErrorText.describe(error))", "pause": "\(cursor.pause)"])
             }
             try? await Task.sleep(for: cursor.pause)
             cursor.pause = min(cursor.pause * 2, .seconds(2))

@@ -38,7 +38,7 @@ package enum PostgresMigrations {
             connection = try await PostgresConnection.connect(
                 configuration: try url.connectionConfiguration(), id: 0, logger: logger)
         } catch {
-            throw ConfigurationError("cannot reach PostgreSQL at \(url): \(String(describing: error))")
+            throw ConfigurationError("cannot reach PostgreSQL at \(url): \(PostgresErrorText.describe(error))")
         }
         do {
             try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
